@@ -1,0 +1,73 @@
+/// A computation that reads an environment: a wrapped `(Environment) -> Output`.
+///
+/// `map` transforms the output, ``contramapEnvironment(_:)`` adapts the environment. When the output
+/// is a ``Monoid`` so is the reader: ``combine(_:_:)`` runs both with the same environment, `lhs`
+/// first, and combines the outputs.
+public struct Reader<Environment, Output>: Sendable {
+    /// The wrapped function.
+    public let runReader: @Sendable (Environment) -> Output
+
+    /// Wraps a function of the environment.
+    @inlinable
+    public init(_ run: @escaping @Sendable (Environment) -> Output) {
+        self.runReader = run
+    }
+
+    /// Runs the reader — `reader(environment)`.
+    @inlinable
+    public func callAsFunction(_ environment: Environment) -> Output {
+        runReader(environment)
+    }
+
+    /// A reader that ignores the environment and returns `value`.
+    @inlinable
+    public static func pure(_ value: Output) -> Reader where Output: Sendable {
+        Reader { _ in value }
+    }
+
+    /// Transforms the output.
+    @inlinable
+    public func map<NewOutput>(_ transform: @escaping @Sendable (Output) -> NewOutput) -> Reader<Environment, NewOutput> {
+        let run = runReader
+        return Reader<Environment, NewOutput> { transform(run($0)) }
+    }
+
+    /// Adapts the reader to a wider environment by projecting it down first.
+    @inlinable
+    public func contramapEnvironment<Wider>(_ project: @escaping @Sendable (Wider) -> Environment) -> Reader<Wider, Output> {
+        let run = runReader
+        return Reader<Wider, Output> { run(project($0)) }
+    }
+}
+
+extension Reader: Semigroup where Output: Monoid {
+    /// Runs both readers with the same environment, `lhs` first, and combines the outputs.
+    @inlinable
+    public static func combine(_ lhs: Reader, _ rhs: Reader) -> Reader {
+        let first = lhs.runReader
+        let second = rhs.runReader
+        return Reader { environment in Output.combine(first(environment), second(environment)) }
+    }
+}
+
+extension Reader: Monoid where Output: Monoid {
+    /// The reader returning `Output.identity`.
+    @inlinable
+    public static var identity: Reader { Reader { _ in Output.identity } }
+
+    /// A synonym for ``identity``.
+    @inlinable
+    public static var doNothing: Reader { identity }
+
+    /// Runs every reader with the same environment, in order, and combines the outputs in one pass.
+    @inlinable
+    public static func mconcat(_ values: [Reader]) -> Reader {
+        let runs = values.map(\.runReader)
+        switch runs.count {
+        case 0: return identity
+        case 1: return values[0]
+        default:
+            return Reader { environment in Output.mconcat(runs.map { $0(environment) }) }
+        }
+    }
+}

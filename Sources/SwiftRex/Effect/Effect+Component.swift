@@ -1,0 +1,239 @@
+extension Effect {
+    /// One unit of effect work with its own ``EffectScheduling``; optionally a pipeable channel payload.
+    public struct Component: Sendable {
+        /// What the component does when subscribed.
+        @usableFromInline
+        internal enum Work: Sendable {
+            case just(DispatchedAction<Action>)
+            case sequence([DispatchedAction<Action>])
+            case subscribe(@Sendable (
+                _ send: @escaping @Sendable (DispatchedAction<Action>) -> Void,
+                _ complete: @escaping @Sendable () -> Void
+            ) -> SubscriptionToken)
+            case cancelOnly
+        }
+
+        @usableFromInline
+        internal let work: Work
+        /// How the Store schedules this component.
+        public let scheduling: EffectScheduling
+        /// The channel payload, when this component opens or feeds a channel (the engine then ignores ``subscribe(send:complete:)``'s work).
+        public let channel: ChannelPayload?
+
+        @inlinable
+        internal init(work: Work, scheduling: EffectScheduling, channel: ChannelPayload? = nil) {
+            self.work = work
+            self.scheduling = scheduling
+            self.channel = channel
+        }
+
+        /// A component from a subscription function (the bridge for async and reactive sources).
+        @inlinable
+        public init(
+            scheduling: EffectScheduling = .immediately,
+            subscribe: @escaping @Sendable (
+                _ send: @escaping @Sendable (DispatchedAction<Action>) -> Void,
+                _ complete: @escaping @Sendable () -> Void
+            ) -> SubscriptionToken
+        ) {
+            self.init(work: .subscribe(subscribe), scheduling: scheduling)
+        }
+
+        /// The actions this component sends synchronously on subscription without any other work,
+        /// or `nil` when it is not a plain `just`/`sequence` component. Lets the Store skip
+        /// subscription machinery for the common case.
+        @inlinable
+        public var immediateActions: [DispatchedAction<Action>]? {
+            guard channel == nil else { return nil }
+            switch work {
+            case .just(let action): return [action]
+            case .sequence(let actions): return actions
+            case .subscribe, .cancelOnly: return nil
+            }
+        }
+
+        /// Starts the work: sends actions through `send` and calls `complete` at most once.
+        ///
+        /// A channel component opens its channel (delivering its value when it broadcasts on open);
+        /// a pipe-only (broadcast) component and a cancel-only sentinel complete at once.
+        @inlinable
+        public func subscribe(
+            send: @escaping @Sendable (DispatchedAction<Action>) -> Void,
+            complete: @escaping @Sendable () -> Void
+        ) -> SubscriptionToken {
+            if let channel {
+                guard let start = channel.start else {
+                    complete()
+                    return .empty
+                }
+                return start(channel.value, send, complete).token
+            }
+            switch work {
+            case .just(let action):
+                send(action)
+                complete()
+                return .empty
+            case .sequence(let actions):
+                for action in actions { send(action) }
+                complete()
+                return .empty
+            case .subscribe(let subscribe):
+                return subscribe(send, complete)
+            case .cancelOnly:
+                complete()
+                return .empty
+            }
+        }
+
+        /// Transforms the emitted actions, keeping source, scheduling and channel payload.
+        @inlinable
+        public func map<NewAction: Sendable>(_ transform: @escaping @Sendable (Action) -> NewAction) -> Effect<NewAction>.Component {
+            let newWork: Effect<NewAction>.Component.Work
+            switch work {
+            case .just(let action): newWork = .just(action.map(transform))
+            case .sequence(let actions): newWork = .sequence(actions.map { $0.map(transform) })
+            case .subscribe(let subscribe):
+                newWork = .subscribe { send, complete in subscribe({ send($0.map(transform)) }, complete) }
+            case .cancelOnly: newWork = .cancelOnly
+            }
+            return Effect<NewAction>.Component(work: newWork, scheduling: scheduling, channel: channel?.map(transform))
+        }
+
+        /// This component under another scheduling; a channel payload is kept and its delivery
+        /// follows the policy's coalescing.
+        @inlinable
+        public func rescheduled(_ policy: EffectScheduling) -> Component {
+            guard let channel else { return Component(work: work, scheduling: policy) }
+            return Component(work: work, scheduling: policy, channel: channel.withDelivery(ChannelDelivery(policy.coalesce) ?? channel.delivery))
+        }
+    }
+}
+
+extension Effect.Component {
+    /// The pipeable part of a channel component: the value to deliver, how to open the channel
+    /// (absent for a pure broadcast), the delivery pacing and whether the value is delivered on open.
+    public struct ChannelPayload: Sendable {
+        /// Opens a channel: receives the first value, `send` and `complete`; returns the channel's
+        /// token and its value sink.
+        public typealias Start = @Sendable (
+            _ firstValue: any Sendable,
+            _ send: @escaping @Sendable (DispatchedAction<Action>) -> Void,
+            _ complete: @escaping @Sendable () -> Void
+        ) -> (token: SubscriptionToken, sink: @Sendable (any Sendable) -> Void)
+
+        /// The value delivered to the channel (a broadcast value, or an internal marker).
+        public let value: any Sendable
+        /// How to open the channel; `nil` for a pipe-only broadcast that never opens anything.
+        public let start: Start?
+        /// The pacing of deliveries into a live channel.
+        public let delivery: ChannelDelivery
+        /// Whether ``value`` is delivered synchronously when the channel opens.
+        public let deliversOnOpen: Bool
+
+        /// A channel payload from its parts.
+        @inlinable
+        public init(value: any Sendable, start: Start?, delivery: ChannelDelivery, deliversOnOpen: Bool) {
+            self.value = value
+            self.start = start
+            self.delivery = delivery
+            self.deliversOnOpen = deliversOnOpen
+        }
+
+        /// Whether this payload only feeds a live channel and never opens one.
+        @inlinable
+        public var isPipeOnly: Bool { start == nil }
+
+        /// Transforms the actions the opened channel sends.
+        @inlinable
+        public func map<NewAction: Sendable>(_ transform: @escaping @Sendable (Action) -> NewAction) -> Effect<NewAction>.Component.ChannelPayload {
+            var mappedStart: Effect<NewAction>.Component.ChannelPayload.Start?
+            if let start {
+                mappedStart = { first, send, complete in
+                    start(first, { (action: DispatchedAction<Action>) in send(action.map(transform)) }, complete)
+                }
+            }
+            return Effect<NewAction>.Component.ChannelPayload(value: value, start: mappedStart, delivery: delivery, deliversOnOpen: deliversOnOpen)
+        }
+
+        /// The same payload with another delivery pacing.
+        @inlinable
+        public func withDelivery(_ delivery: ChannelDelivery) -> ChannelPayload {
+            ChannelPayload(value: value, start: start, delivery: delivery, deliversOnOpen: deliversOnOpen)
+        }
+    }
+}
+
+/// The marker value of a channel that does not broadcast: delivered to no sink.
+@usableFromInline
+internal struct SilentChannelMarker: Sendable {
+    @inlinable init() {}
+}
+
+extension Effect {
+    /// Opens (once) a channel under `scheduling.id` and delivers `value` into it; later components
+    /// under the same id deliver their value into the live channel, paced by `scheduling`'s
+    /// coalescing (throttle or debounce) — opening is never delayed.
+    ///
+    /// - Important: give `scheduling` an id; without one, every dispatch opens a new channel that
+    ///   nothing can feed or cancel.
+    @inlinable
+    public static func channel<Value: Sendable>(
+        value: Value,
+        scheduling: EffectScheduling,
+        file: String = #fileID, function: String = #function, line: UInt = #line,
+        _ body: @escaping @Sendable (
+            _ send: @escaping @Sendable (Action) -> Void,
+            _ complete: @escaping @Sendable () -> Void
+        ) -> ChannelHandler<Value>
+    ) -> Effect {
+        let source = ActionSource(file: file, function: function, line: line)
+        let payload = Component.ChannelPayload(
+            value: value,
+            start: makeChannelStart(source: source, deliversOnOpen: true) { send, complete in
+                body({ send(DispatchedAction($0, dispatcher: source)) }, complete)
+            },
+            delivery: ChannelDelivery(scheduling.coalesce) ?? .immediate,
+            deliversOnOpen: true
+        )
+        return Effect(Component(work: .cancelOnly, scheduling: scheduling, channel: payload))
+    }
+
+    /// Opens `channel` imperatively (outside supervision); if it is already live, delivers its value instead.
+    @inlinable
+    public static func open(_ channel: Channel<Action>) -> Effect {
+        Effect(channel.component)
+    }
+
+    /// Delivers `value` into the channel live under `channel`; dropped when none is live, or when
+    /// the channel receives another value type.
+    @inlinable
+    public static func broadcast(_ value: some Hashable & Sendable, channel: AnyHashableSendable) -> Effect {
+        let payload = Component.ChannelPayload(value: value, start: nil, delivery: .immediate, deliversOnOpen: false)
+        return Effect(Component(work: .cancelOnly, scheduling: .keyed(id: channel), channel: payload))
+    }
+
+    /// ``broadcast(_:channel:)-swift.type.method`` with any hashable channel id.
+    @_disfavoredOverload @inlinable
+    public static func broadcast(_ value: some Hashable & Sendable, channel: some Hashable & Sendable) -> Effect {
+        broadcast(value, channel: AnyHashableSendable(channel))
+    }
+
+    @inlinable
+    internal static func makeChannelStart<Value>(
+        source: ActionSource,
+        deliversOnOpen: Bool,
+        _ open: @escaping @Sendable (
+            _ send: @escaping @Sendable (DispatchedAction<Action>) -> Void,
+            _ complete: @escaping @Sendable () -> Void
+        ) -> ChannelHandler<Value>
+    ) -> Component.ChannelPayload.Start {
+        { first, send, complete in
+            let handler = open(send, complete)
+            if deliversOnOpen, let value = first as? Value { handler.receive(value) }
+            let receive = handler.receive
+            return (SubscriptionToken(handler.cancel), { value in
+                if let value = value as? Value { receive(value) }
+            })
+        }
+    }
+}

@@ -1,0 +1,178 @@
+/// A description of side effects that produce actions: an ordered list of ``Component``s.
+///
+/// Effects are inert values. Building one starts nothing; the Store performs it in phase 4, each
+/// component scheduled by its ``EffectScheduling``. An effect can be subscribed any number of times,
+/// each subscription independent. `Effect` is a ``Monoid``: ``combine(_:_:)`` concatenates the
+/// components (lhs first) and ``empty`` has none.
+///
+/// ```swift
+/// Effect<AppAction>.just(.loaded)
+/// Effect<AppAction>.sequence([.a, .b]).scheduling(.debounce(id: "search", delay: .milliseconds(300)))
+/// ```
+public struct Effect<Action: Sendable>: Sendable {
+    @usableFromInline
+    internal enum Storage: Sendable {
+        case none
+        case single(Component)
+        case many([Component])
+    }
+
+    @usableFromInline
+    internal var storage: Storage
+
+    @inlinable
+    internal init(storage: Storage) {
+        self.storage = storage
+    }
+
+    /// An effect made of `components`, in order.
+    @inlinable
+    public init(components: [Component]) {
+        switch components.count {
+        case 0: storage = .none
+        case 1: storage = .single(components[0])
+        default: storage = .many(components)
+        }
+    }
+
+    /// A one-component effect.
+    @inlinable
+    public init(_ component: Component) {
+        storage = .single(component)
+    }
+
+    /// The components, in scheduling order.
+    @inlinable
+    public var components: [Component] {
+        switch storage {
+        case .none: return []
+        case .single(let component): return [component]
+        case .many(let components): return components
+        }
+    }
+
+    /// Whether the effect has no component.
+    @inlinable
+    public var isEmpty: Bool {
+        if case .none = storage { return true }
+        return false
+    }
+
+    /// Calls `body` for each component in order without building an array.
+    @inlinable
+    public func forEachComponent(_ body: (Component) throws -> Void) rethrows {
+        switch storage {
+        case .none: return
+        case .single(let component): try body(component)
+        case .many(let components): for component in components { try body(component) }
+        }
+    }
+
+    /// The effect with no component.
+    @inlinable
+    public static var empty: Effect { Effect(storage: .none) }
+
+    /// Sends `action` once and completes synchronously on subscription. The source is the call site.
+    @inlinable
+    public static func just(
+        _ action: Action,
+        scheduling: EffectScheduling = .immediately,
+        file: String = #fileID, function: String = #function, line: UInt = #line
+    ) -> Effect {
+        just(DispatchedAction(action, dispatcher: ActionSource(file: file, function: function, line: line)), scheduling: scheduling)
+    }
+
+    /// Sends an already-stamped action once, keeping its source.
+    @inlinable
+    public static func just(_ action: DispatchedAction<Action>, scheduling: EffectScheduling = .immediately) -> Effect {
+        Effect(Component(work: .just(action), scheduling: scheduling))
+    }
+
+    /// Sends every action in order, synchronously, then completes. The source is the call site.
+    @inlinable
+    public static func sequence(
+        _ actions: [Action],
+        scheduling: EffectScheduling = .immediately,
+        file: String = #fileID, function: String = #function, line: UInt = #line
+    ) -> Effect {
+        let source = ActionSource(file: file, function: function, line: line)
+        return sequence(actions.map { DispatchedAction($0, dispatcher: source) }, scheduling: scheduling)
+    }
+
+    /// Sends every stamped action in order, synchronously, then completes.
+    @inlinable
+    public static func sequence(_ actions: [DispatchedAction<Action>], scheduling: EffectScheduling = .immediately) -> Effect {
+        Effect(Component(work: .sequence(actions), scheduling: scheduling))
+    }
+
+    /// An effect from a subscription function: it receives `send` (callable from any thread, any
+    /// number of times) and `complete` (call it at most once, never after cancellation) and returns
+    /// a token that cancels the work.
+    @inlinable
+    public static func subscribe(
+        scheduling: EffectScheduling = .immediately,
+        _ subscribe: @escaping @Sendable (
+            _ send: @escaping @Sendable (DispatchedAction<Action>) -> Void,
+            _ complete: @escaping @Sendable () -> Void
+        ) -> SubscriptionToken
+    ) -> Effect {
+        Effect(Component(work: .subscribe(subscribe), scheduling: scheduling))
+    }
+
+    /// Cancels everything registered under `id`: runs, pending timers, throttle stamps and channels.
+    @inlinable
+    public static func cancel(id: AnyHashableSendable) -> Effect {
+        Effect(Component(work: .cancelOnly, scheduling: .cancelInFlight(id: id)))
+    }
+
+    /// ``cancel(id:)-swift.type.method`` with any hashable id.
+    @_disfavoredOverload @inlinable
+    public static func cancel(id: some Hashable & Sendable) -> Effect {
+        cancel(id: AnyHashableSendable(id))
+    }
+
+    /// Transforms every action the effect emits (channels included), keeping sources, scheduling and payloads.
+    @inlinable
+    public func map<NewAction: Sendable>(_ transform: @escaping @Sendable (Action) -> NewAction) -> Effect<NewAction> {
+        switch storage {
+        case .none: return .empty
+        case .single(let component): return Effect<NewAction>(component.map(transform))
+        case .many(let components): return Effect<NewAction>(storage: .many(components.map { $0.map(transform) }))
+        }
+    }
+
+    /// Replaces every component's scheduling. A channel payload is kept; its delivery follows the
+    /// policy's coalescing (throttle → throttle, debounce → debounce, none → unchanged).
+    @inlinable
+    public func scheduling(_ policy: EffectScheduling) -> Effect {
+        switch storage {
+        case .none: return self
+        case .single(let component): return Effect(component.rescheduled(policy))
+        case .many(let components): return Effect(storage: .many(components.map { $0.rescheduled(policy) }))
+        }
+    }
+}
+
+extension Effect: Monoid {
+    /// The effect with no component.
+    @inlinable
+    public static var identity: Effect { .empty }
+
+    /// Concatenates the components, `lhs` first.
+    @inlinable
+    public static func combine(_ lhs: Effect, _ rhs: Effect) -> Effect {
+        switch (lhs.storage, rhs.storage) {
+        case (.none, _): return rhs
+        case (_, .none): return lhs
+        default: return Effect(components: lhs.components + rhs.components)
+        }
+    }
+
+    /// Concatenates every effect's components in one pass.
+    @inlinable
+    public static func mconcat(_ values: [Effect]) -> Effect {
+        var components: [Component] = []
+        for value in values { value.forEachComponent { components.append($0) } }
+        return Effect(components: components)
+    }
+}

@@ -1,0 +1,106 @@
+/// How the Store schedules one effect component: independent knobs for an id, a delay, coalescing
+/// (debounce or throttle) and exclusivity.
+///
+/// The id namespace is one per Store and is shared by one-shot effects and channels. Ids are
+/// compared with ``AnyHashableSendable`` semantics (same dynamic type and equal values).
+public struct EffectScheduling: Equatable, Sendable {
+    /// How bursts of components under one id are coalesced.
+    public enum Coalesce: Equatable, Sendable {
+        /// Only the last component of a burst runs, `Duration` after the burst goes quiet.
+        case debounce(Duration)
+        /// The first component runs; others within `Duration` of it are dropped (leading edge only).
+        case throttle(Duration)
+    }
+
+    /// The key a component registers under; `nil` gives it a fresh anonymous key.
+    public var id: AnyHashableSendable?
+    /// Waits this long before starting; `nil` or a non-positive value starts at once.
+    public var delay: Duration?
+    /// Debounce or throttle per ``id``.
+    public var coalesce: Coalesce?
+    /// Cancels whatever runs under ``id`` before starting.
+    public var exclusive: Bool
+    /// A cancel-only sentinel: the engine cancels ``id`` and never subscribes the component.
+    public var cancelsOnly: Bool { isCancelSentinel }
+    @usableFromInline
+    internal var isCancelSentinel: Bool
+
+    /// Builds a scheduling from its knobs.
+    @inlinable
+    public init(id: AnyHashableSendable? = nil, delay: Duration? = nil, coalesce: Coalesce? = nil, exclusive: Bool = false) {
+        self.id = id
+        self.delay = delay
+        self.coalesce = coalesce
+        self.exclusive = exclusive
+        self.isCancelSentinel = false
+    }
+
+    /// Starts at once, anonymously; runs are independent and cannot be cancelled by id.
+    public static let immediately = EffectScheduling()
+
+    /// Registers under `id`; a newer run under the same id replaces (cancels) the older one.
+    @inlinable
+    public static func keyed(id: AnyHashableSendable) -> EffectScheduling {
+        EffectScheduling(id: id)
+    }
+
+    /// Cancels whatever runs under `id`, then starts.
+    @inlinable
+    public static func replacing(id: AnyHashableSendable) -> EffectScheduling {
+        EffectScheduling(id: id, exclusive: true)
+    }
+
+    /// Starts `delay` after the last call in a burst under `id`; earlier ones are cancelled, even if started.
+    @inlinable
+    public static func debounce(id: AnyHashableSendable, delay: Duration) -> EffectScheduling {
+        EffectScheduling(id: id, coalesce: .debounce(delay))
+    }
+
+    /// Starts at most once per `interval` under `id` (leading edge; calls inside the window are dropped).
+    @inlinable
+    public static func throttle(id: AnyHashableSendable, interval: Duration) -> EffectScheduling {
+        EffectScheduling(id: id, coalesce: .throttle(interval))
+    }
+
+    /// Cancels everything under `id` (runs, timers, throttle stamps, channels); starts nothing.
+    @inlinable
+    public static func cancelInFlight(id: AnyHashableSendable) -> EffectScheduling {
+        var scheduling = EffectScheduling(id: id)
+        scheduling.isCancelSentinel = true
+        return scheduling
+    }
+
+    /// ``keyed(id:)-swift.type.method`` with any hashable id.
+    @_disfavoredOverload @inlinable
+    public static func keyed(id: some Hashable & Sendable) -> EffectScheduling { keyed(id: AnyHashableSendable(id)) }
+
+    /// ``replacing(id:)-swift.type.method`` with any hashable id.
+    @_disfavoredOverload @inlinable
+    public static func replacing(id: some Hashable & Sendable) -> EffectScheduling { replacing(id: AnyHashableSendable(id)) }
+
+    /// ``debounce(id:delay:)-swift.type.method`` with any hashable id.
+    @_disfavoredOverload @inlinable
+    public static func debounce(id: some Hashable & Sendable, delay: Duration) -> EffectScheduling {
+        debounce(id: AnyHashableSendable(id), delay: delay)
+    }
+
+    /// ``throttle(id:interval:)-swift.type.method`` with any hashable id.
+    @_disfavoredOverload @inlinable
+    public static func throttle(id: some Hashable & Sendable, interval: Duration) -> EffectScheduling {
+        throttle(id: AnyHashableSendable(id), interval: interval)
+    }
+
+    /// ``cancelInFlight(id:)-swift.type.method`` with any hashable id.
+    @_disfavoredOverload @inlinable
+    public static func cancelInFlight(id: some Hashable & Sendable) -> EffectScheduling {
+        cancelInFlight(id: AnyHashableSendable(id))
+    }
+
+    /// A copy of this scheduling that waits `delay` before starting.
+    @inlinable
+    public func delayed(by delay: Duration) -> EffectScheduling {
+        var copy = self
+        copy.delay = delay
+        return copy
+    }
+}

@@ -1,0 +1,79 @@
+/// What a reaction sees in phase 1, before any mutation: the pre-mutation state and the action's source.
+///
+/// Deliberately not `Sendable`, so it cannot be captured into the `@Sendable` phase-3 effect
+/// closures; copy ``stateBefore`` into a local `let` when an effect needs a before/after comparison.
+@MainActor
+public struct PreReducerContext<State> {
+    /// Who dispatched the action.
+    public let source: ActionSource
+    @usableFromInline
+    internal let readState: @MainActor () -> State?
+
+    /// A context whose state is read through `stateBefore` (live: call it during phase 1 only).
+    @inlinable
+    public init(source: ActionSource, stateBefore: @escaping @MainActor () -> State?) {
+        self.source = source
+        self.readState = stateBefore
+    }
+
+    /// The state before this action's mutations, or `nil` when the store is gone or a lift's focus is absent.
+    @inlinable
+    public var stateBefore: State? { readState() }
+
+    /// Narrows the state through a total projection.
+    @inlinable
+    public func map<Local>(_ transform: @escaping @MainActor (State) -> Local) -> PreReducerContext<Local> {
+        let read = readState
+        return PreReducerContext<Local>(source: source, stateBefore: { read().map(transform) })
+    }
+
+    /// Narrows the state through a partial projection (`nil` when the focus is absent).
+    @inlinable
+    public func compactMap<Local>(_ transform: @escaping @MainActor (State) -> Local?) -> PreReducerContext<Local> {
+        let read = readState
+        return PreReducerContext<Local>(source: source, stateBefore: { read().flatMap(transform) })
+    }
+}
+
+/// What an effect reader sees in phase 3, after the mutations: the environment and the committed state.
+public struct PostReducerContext<State, Environment> {
+    /// The store's environment (dependencies).
+    public let environment: Environment
+    @usableFromInline
+    internal let readState: @MainActor @Sendable () -> State?
+
+    /// A context over an environment and a live state reader.
+    @inlinable
+    public init(environment: Environment, liveState: @escaping @MainActor @Sendable () -> State?) {
+        self.environment = environment
+        self.readState = liveState
+    }
+
+    /// The store's current state: this action's post-mutation state when read synchronously inside
+    /// the reader, whatever the store holds later after an async hop, `nil` once the store is gone.
+    @MainActor
+    @inlinable
+    public var liveState: State? { readState() }
+
+    /// Narrows the state through a total projection.
+    @inlinable
+    public func map<Local>(_ transform: @escaping @MainActor @Sendable (State) -> Local) -> PostReducerContext<Local, Environment> {
+        let read = readState
+        return PostReducerContext<Local, Environment>(environment: environment, liveState: { read().map(transform) })
+    }
+
+    /// Narrows the state through a partial projection.
+    @inlinable
+    public func compactMap<Local>(_ transform: @escaping @MainActor @Sendable (State) -> Local?) -> PostReducerContext<Local, Environment> {
+        let read = readState
+        return PostReducerContext<Local, Environment>(environment: environment, liveState: { read().flatMap(transform) })
+    }
+
+    /// Narrows the environment.
+    @inlinable
+    public func mapEnvironment<Local>(_ transform: (Environment) -> Local) -> PostReducerContext<State, Local> {
+        PostReducerContext<State, Local>(environment: transform(environment), liveState: readState)
+    }
+}
+
+extension PostReducerContext: Sendable where Environment: Sendable {}

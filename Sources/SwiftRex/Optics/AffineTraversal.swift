@@ -1,0 +1,105 @@
+/// A focus that may be absent: `preview` reads it, ``tryModify(_:_:)`` mutates it in place when
+/// present and does nothing (returning `false`) when absent.
+///
+/// Built from a `WritableKeyPath` to an optional (in place), from a `preview` and an in-place
+/// `tryModify` (in place), or from `preview` and `set` (copies the part out and writes it back —
+/// not in place; prefer the other forms on hot paths). Lenses and prisms convert to it.
+public struct AffineTraversal<Whole, Part>: Sendable {
+    /// Reads the focus, or `nil` when it is absent.
+    public let preview: @Sendable (Whole) -> Part?
+    @usableFromInline
+    internal let tryModifyBody: @Sendable (inout Whole, (inout Part) -> Void) -> Bool
+
+    /// An affine traversal from a preview and an in-place modify that reports whether the focus was present.
+    @inlinable
+    public init(
+        preview: @escaping @Sendable (Whole) -> Part?,
+        tryModify: @escaping @Sendable (inout Whole, (inout Part) -> Void) -> Bool
+    ) {
+        self.preview = preview
+        self.tryModifyBody = tryModify
+    }
+
+    /// An affine traversal from a preview and a setter. Modification copies the part out and writes it back.
+    @inlinable
+    public init(preview: @escaping @Sendable (Whole) -> Part?, set: @escaping @Sendable (inout Whole, Part) -> Void) {
+        self.preview = preview
+        self.tryModifyBody = { whole, body in
+            guard var part = preview(whole) else { return false }
+            body(&part)
+            set(&whole, part)
+            return true
+        }
+    }
+
+    /// An affine traversal through a writable key path to an optional; modification is in place.
+    @inlinable
+    public init(_ keyPath: WritableKeyPath<Whole, Part?>) {
+        nonisolated(unsafe) let path = keyPath
+        self.preview = { $0[keyPath: path] }
+        self.tryModifyBody = { whole, body in
+            guard whole[keyPath: path] != nil else { return false }
+            body(&whole[keyPath: path]!)
+            return true
+        }
+    }
+
+    /// Mutates the focus in place when present; returns whether it was.
+    @inlinable
+    @discardableResult
+    public func tryModify(_ whole: inout Whole, _ body: (inout Part) -> Void) -> Bool {
+        tryModifyBody(&whole, body)
+    }
+
+    /// Replaces the focus when present; returns whether it was.
+    @inlinable
+    @discardableResult
+    public func trySet(_ whole: inout Whole, _ newValue: Part) -> Bool {
+        tryModifyBody(&whole) { $0 = newValue }
+    }
+
+    /// Lifts an in-place mutation of the part to one of the whole that skips when the focus is absent.
+    @inlinable
+    public func lift(_ endo: EndoMut<Part>) -> EndoMut<Whole> {
+        guard let body = endo.body else { return .identity }
+        let tryModify = tryModifyBody
+        return EndoMut { whole in _ = tryModify(&whole) { body(&$0) } }
+    }
+
+    /// Focuses `inner` inside this traversal's part.
+    @inlinable
+    public func appending<Inner>(_ inner: AffineTraversal<Part, Inner>) -> AffineTraversal<Whole, Inner> {
+        let outerPreview = preview
+        let outerModify = tryModifyBody
+        let innerPreview = inner.preview
+        let innerModify = inner.tryModifyBody
+        return AffineTraversal<Whole, Inner>(
+            preview: { whole in outerPreview(whole).flatMap(innerPreview) },
+            tryModify: { whole, body in
+                var found = false
+                _ = outerModify(&whole) { part in found = innerModify(&part, body) }
+                return found
+            }
+        )
+    }
+
+    /// `outer >>> inner` is `outer.appending(inner)`.
+    @inlinable
+    public static func >>> <Inner>(outer: AffineTraversal, inner: AffineTraversal<Part, Inner>) -> AffineTraversal<Whole, Inner> {
+        outer.appending(inner)
+    }
+
+    /// `outer >>> inner` with a total inner lens.
+    @inlinable
+    public static func >>> <Inner>(outer: AffineTraversal, inner: Lens<Part, Inner>) -> AffineTraversal<Whole, Inner> {
+        outer.appending(inner.affine)
+    }
+}
+
+extension Lens {
+    /// `lens >>> affine` focuses an optional part inside a total one.
+    @inlinable
+    public static func >>> <Inner>(outer: Lens, inner: AffineTraversal<Part, Inner>) -> AffineTraversal<Whole, Inner> {
+        outer.affine.appending(inner)
+    }
+}

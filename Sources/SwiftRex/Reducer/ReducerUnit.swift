@@ -1,0 +1,26 @@
+/// One flat unit of a reducer fold: an in-place reduce and, optionally, a test that tells before any
+/// mutation whether the unit will act on an action (a lifted unit whose prism misses will not).
+///
+/// Units are what composition concatenates: a composed reducer or behavior is one flat array of
+/// them, built once, run with a plain loop and no closure built per action.
+@usableFromInline
+internal struct ReducerUnit<Action, State>: Sendable {
+    /// Whether the unit acts on this action in this (pre-mutation) state; `nil` means always.
+    @usableFromInline
+    let applies: (@Sendable (Action, State) -> Bool)?
+    /// The in-place reduce. It must itself skip when the unit does not apply.
+    @usableFromInline
+    let run: @Sendable (Action, inout State) -> Void
+
+    @inlinable
+    init(applies: (@Sendable (Action, State) -> Bool)? = nil, run: @escaping @Sendable (Action, inout State) -> Void) {
+        self.applies = applies
+        self.run = run
+    }
+
+    @inlinable
+    func willMutate(_ action: Action, _ state: State) -> Bool {
+        guard let applies else { return true }
+        return applies(action, state)
+    }
+}

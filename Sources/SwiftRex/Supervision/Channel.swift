@@ -1,0 +1,194 @@
+/// How values are paced into a live channel. There is deliberately no per-value delay: sleep on the
+/// injected clock inside the channel body instead.
+public enum ChannelDelivery: Equatable, Sendable {
+    /// Every value is delivered at once.
+    case immediate
+    /// The first value is delivered; values within the interval after it are dropped.
+    case throttle(Duration)
+    /// Only the last value of a burst is delivered, once the burst has been quiet for the duration.
+    case debounce(Duration)
+
+    /// The delivery matching an effect coalescing policy, or `nil` for none.
+    @inlinable
+    public init?(_ coalesce: EffectScheduling.Coalesce?) {
+        switch coalesce {
+        case .none: return nil
+        case .debounce(let duration): self = .debounce(duration)
+        case .throttle(let duration): self = .throttle(duration)
+        }
+    }
+}
+
+/// Whether a supervised channel receives a value, and which: `.onChange(v)` delivers `v` on open and
+/// whenever it changes while the channel stays live.
+public enum Broadcasting<Value: Hashable & Sendable>: Sendable {
+    /// The channel receives no values.
+    case nothing
+    /// The channel receives this value on open and whenever it changes.
+    case onChange(Value)
+}
+
+/// The live side of a channel, returned by its body: what to do with each delivered value, and how to stop.
+public struct ChannelHandler<Value>: Sendable {
+    /// Receives each delivered value.
+    public let receive: @Sendable (Value) -> Void
+    /// Tears the channel down; called exactly once.
+    public let cancel: @Sendable () -> Void
+
+    /// A handler from its two closures.
+    @inlinable
+    public init(receive: @escaping @Sendable (Value) -> Void, cancel: @escaping @Sendable () -> Void) {
+        self.receive = receive
+        self.cancel = cancel
+    }
+}
+
+extension ChannelHandler where Value == Never {
+    /// A handler for a channel that receives nothing: only a way to stop.
+    @inlinable
+    public static func cancelOnly(_ cancel: @escaping @Sendable () -> Void) -> ChannelHandler {
+        ChannelHandler(receive: { _ in }, cancel: cancel)
+    }
+}
+
+/// A long-lived source of actions kept alive by state: a socket, a timer, a location feed.
+///
+/// A ``Supervision`` lists the channels the current state wants; the Store opens the ones that
+/// appear, cancels the ones that leave, recreates one when its reset key changes and delivers a new
+/// broadcast value when that changes. Two channels are the same channel when their ids are equal.
+///
+/// - Important: the body is not re-run when values it captured change. Every captured input belongs
+///   in the ``Lifetime`` reset key, or is delivered through ``Broadcasting``.
+///
+/// ```swift
+/// Channel<RoomAction>(id: "socket", lifetime: .ephemeral(resetKey: state.roomID)) { dispatch in
+///     let socket = Socket(room: roomID) { dispatch(.received($0)) }
+///     return .cancelOnly { socket.close() }
+/// }
+/// ```
+public struct Channel<Action: Sendable>: Sendable {
+    /// When a channel is recreated: never (``permanent``), or whenever a reset key changes (``ephemeral(resetKey:settle:)``).
+    public struct Lifetime: Sendable, Equatable {
+        /// The reset key; `nil` for a permanent channel.
+        public let resetKey: AnyHashableSendable?
+        /// How long re-creation waits for the reset key to settle (a first open is immediate).
+        public let settle: Duration?
+
+        /// Opened once and kept while it stays in the desired set.
+        @inlinable
+        public static var permanent: Lifetime { Lifetime(resetKey: nil, settle: nil) }
+
+        /// Recreated whenever `resetKey` changes; `settle` delays re-creation (a first open is immediate).
+        @inlinable
+        public static func ephemeral(resetKey: some Hashable & Sendable, settle: Duration? = nil) -> Lifetime {
+            Lifetime(resetKey: AnyHashableSendable(resetKey), settle: settle)
+        }
+
+        @usableFromInline
+        internal init(resetKey: AnyHashableSendable?, settle: Duration?) {
+            self.resetKey = resetKey
+            self.settle = settle
+        }
+    }
+
+    /// The channel's identity in the Store's effect namespace.
+    public let id: AnyHashableSendable
+    /// The reset key (`nil` when permanent): a change recreates the channel.
+    public let resetIdentity: AnyHashableSendable?
+    /// The broadcast value (`nil` when it broadcasts nothing): a change is delivered.
+    public let broadcastIdentity: AnyHashableSendable?
+    /// How long re-creation waits for the reset key to settle.
+    public let settle: Duration?
+    /// The effect component that opens this channel or feeds it.
+    public let component: Effect<Action>.Component
+
+    /// A channel with an id, a lifetime, what it broadcasts, its delivery pacing and its body.
+    ///
+    /// The body runs once per open and receives `dispatch`, which sends actions into the Store
+    /// (always on a later turn) stamped with this declaration's source.
+    @inlinable
+    public init<Value: Hashable & Sendable>(
+        id: some Hashable & Sendable,
+        lifetime: Lifetime = .permanent,
+        broadcasting: Broadcasting<Value> = .nothing,
+        delivery: ChannelDelivery = .immediate,
+        file: String = #fileID, function: String = #function, line: UInt = #line,
+        _ body: @escaping @Sendable (_ dispatch: @escaping @Sendable (Action) -> Void) -> ChannelHandler<Value>
+    ) {
+        let key = AnyHashableSendable(id)
+        let source = ActionSource(file: file, function: function, line: line)
+        self.id = key
+        resetIdentity = lifetime.resetKey
+        settle = lifetime.resetKey == nil ? nil : lifetime.settle
+        let value: any Sendable
+        switch broadcasting {
+        case .nothing:
+            broadcastIdentity = nil
+            value = SilentChannelMarker()
+        case .onChange(let broadcast):
+            broadcastIdentity = AnyHashableSendable(broadcast)
+            value = broadcast
+        }
+        let deliversOnOpen = broadcastIdentity != nil
+        let payload = Effect<Action>.Component.ChannelPayload(
+            value: value,
+            start: Effect<Action>.makeChannelStart(source: source, deliversOnOpen: deliversOnOpen) { send, _ in
+                body { send(DispatchedAction($0, dispatcher: source)) }
+            },
+            delivery: delivery,
+            deliversOnOpen: deliversOnOpen
+        )
+        component = Effect<Action>.Component(work: .cancelOnly, scheduling: .keyed(id: key), channel: payload)
+    }
+
+    @inlinable
+    internal init(
+        id: AnyHashableSendable,
+        resetIdentity: AnyHashableSendable?,
+        broadcastIdentity: AnyHashableSendable?,
+        settle: Duration?,
+        component: Effect<Action>.Component
+    ) {
+        self.id = id
+        self.resetIdentity = resetIdentity
+        self.broadcastIdentity = broadcastIdentity
+        self.settle = settle
+        self.component = component
+    }
+
+    /// Transforms the actions the channel dispatches, keeping its identity, reset and broadcast
+    /// keys, settle and delivery.
+    @inlinable
+    public func mapAction<NewAction: Sendable>(_ transform: @escaping @Sendable (Action) -> NewAction) -> Channel<NewAction> {
+        Channel<NewAction>(
+            id: id,
+            resetIdentity: resetIdentity,
+            broadcastIdentity: broadcastIdentity,
+            settle: settle,
+            component: component.map(transform)
+        )
+    }
+}
+
+/// The channels a state wants alive.
+public typealias Keep<Action: Sendable> = [Channel<Action>]
+
+/// A state-driven effect: given the environment, the channels to keep. Supervisions compose by
+/// ordered concatenation (duplicates are resolved by the Store: a later entry with the same id wins).
+public typealias Supervision<Action: Sendable, Environment> = Reader<Environment, Keep<Action>>
+
+extension Array: Semigroup {
+    /// Concatenation.
+    @inlinable
+    public static func combine(_ lhs: Array, _ rhs: Array) -> Array { lhs + rhs }
+}
+
+extension Array: Monoid {
+    /// The empty array.
+    @inlinable
+    public static var identity: Array { [] }
+
+    /// Concatenates in one pass.
+    @inlinable
+    public static func mconcat(_ values: [Array]) -> Array { Array(values.joined()) }
+}
