@@ -1,0 +1,31 @@
+// swift-tools-version:6.0
+// The benchmark lab of SwiftRex: a nested package, so that users of the
+// library never need jemalloc. Run it with `Scripts/bench` from the repo root.
+import PackageDescription
+
+let package = Package(
+    name: "SwiftRexBenchmarks",
+    products: [
+        .executable(name: "swiftrex-lab", targets: ["SwiftRexLab"]),
+    ],
+    targets: [
+        // jemalloc replaces malloc for the whole lab executable; its statistics
+        // give exact allocation counts.
+        .systemLibrary(
+            name: "CJemalloc",
+            pkgConfig: "jemalloc",
+            providers: [.apt(["libjemalloc-dev"]), .brew(["jemalloc"])]
+        ),
+        // Measurement infrastructure: allocation counter, statistics, timing
+        // harness, result model, compare, Markdown, SVG, registry, CLI.
+        .target(name: "LabCore", dependencies: ["CJemalloc"]),
+        // Hand-written reference points measured in the same run.
+        .target(name: "Baselines"),
+        .executableTarget(
+            name: "SwiftRexLab",
+            dependencies: ["CJemalloc", "LabCore", "Baselines"]
+        ),
+        .testTarget(name: "LabCoreTests", dependencies: ["LabCore", "Baselines"]),
+    ],
+    swiftLanguageModes: [.v6]
+)

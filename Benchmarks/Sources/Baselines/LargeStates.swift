@@ -1,0 +1,115 @@
+/// State of the EndoMut zero-copy scenarios: a scalar and a large payload.
+public struct PayloadState: Sendable, Equatable {
+    /// Mutated on every operation.
+    public var scalar: Int
+    /// Large payload; its first element is mutated in place (must never be copied).
+    public var payload: [Int]
+
+    /// Creates a state with a `size`-element payload.
+    public init(size: Int) {
+        scalar = 0
+        payload = [Int](repeating: 1, count: max(size, 1))
+    }
+}
+
+/// The raw control of the zero-copy scenarios: the same mutation, written directly.
+@inline(never)
+public func rawPayloadLoop(state: inout PayloadState, iterations: Int) {
+    for _ in 0..<iterations {
+        state.scalar &+= 1
+        state.payload[0] &+= 1
+    }
+}
+
+/// 64 bytes of inline storage.
+public struct Words8: Sendable {
+    /// Eight words.
+    public var a: UInt64 = 0, b: UInt64 = 0, c: UInt64 = 0, d: UInt64 = 0, e: UInt64 = 0, f: UInt64 = 0, g: UInt64 = 0, h: UInt64 = 0
+    /// Zeroes.
+    public init() {}
+}
+
+/// 512 bytes of inline storage.
+public struct Words64: Sendable {
+    /// Eight blocks of 64 bytes.
+    public var a = Words8(), b = Words8(), c = Words8(), d = Words8(), e = Words8(), f = Words8(), g = Words8(), h = Words8()
+    /// Zeroes.
+    public init() {}
+}
+
+/// 4 KiB of inline storage.
+public struct Words512: Sendable {
+    /// Eight blocks of 512 bytes.
+    public var a = Words64(), b = Words64(), c = Words64(), d = Words64(), e = Words64(), f = Words64(), g = Words64(), h = Words64()
+    /// Zeroes.
+    public init() {}
+}
+
+/// 32 KiB of inline storage.
+public struct Words4096: Sendable {
+    /// Eight blocks of 4 KiB.
+    public var a = Words512(), b = Words512(), c = Words512(), d = Words512(), e = Words512(), f = Words512(), g = Words512(), h = Words512()
+    /// Zeroes.
+    public init() {}
+}
+
+/// A 64 KiB value-type state (no heap storage) for the stack probe: if any layer
+/// copies the state onto the stack, the probe sees ≥ 64 KiB between call and body.
+public struct BigState: Sendable {
+    /// First 32 KiB.
+    public var low = Words4096()
+    /// Second 32 KiB.
+    public var high = Words4096()
+    /// Mutated by the probe reducers.
+    public var count = 0
+    /// Zeroes.
+    public init() {}
+}
+
+/// The stack-probe reducer written by hand: records the body's stack address.
+@inline(never)
+public func rawBigReduce(_ action: CounterAction, _ state: inout BigState, probe: StackProbe) {
+    switch action {
+    case .increment: state.count &+= 1
+    case .decrement: state.count &-= 1
+    case .done: break
+    }
+    probe.recordBody()
+}
+
+/// Measures stack distance between a call site and a reducer body.
+public final class StackProbe {
+    /// Stack address last recorded inside a body (0 when not recording).
+    public private(set) var bodyAddress: UInt = 0
+    /// Whether `recordBody` records (off in timed loops).
+    public var isRecording = false
+
+    /// Creates a probe (not recording).
+    public init() {}
+
+    /// Records the current stack address when recording. Call from the reducer body.
+    @inline(__always)
+    public func recordBody() {
+        if isRecording { bodyAddress = currentStackAddress() }
+    }
+
+    /// Calls `call(&state)` and returns the bytes of stack between this call and
+    /// the deepest `recordBody()` reached (0 if the body never recorded).
+    @inline(never)
+    public func measure<S>(_ state: inout S, _ call: (inout S) -> Void) -> Int {
+        isRecording = true
+        bodyAddress = 0
+        let callerAddress = currentStackAddress()
+        call(&state)
+        isRecording = false
+        guard bodyAddress != 0, callerAddress > bodyAddress else { return 0 }
+        return Int(callerAddress - bodyAddress)
+    }
+}
+
+/// Address of a local in a fresh (non-inlined) frame: the current stack depth.
+@inline(never)
+public func currentStackAddress() -> UInt {
+    var marker: UInt8 = 0
+    return withUnsafeMutablePointer(to: &marker) { UInt(bitPattern: $0) }
+}

@@ -1,0 +1,135 @@
+/// Options of a benchmark run.
+public struct RunOptions: Sendable, Equatable {
+    /// `--quick`: fewer, shorter timing samples (allocation figures are unchanged).
+    public var quick = false
+    /// `--filter SUBSTRING`: only matching scenarios (baselines always run).
+    public var filter: String?
+    /// `--output DIR`: results directory (default: `Results/` of the repository root).
+    public var outputDirectory: String?
+    /// `--no-write`: print the table only.
+    public var writeFiles = true
+
+    /// Default options.
+    public init() {}
+}
+
+/// Options of `--profile-scenario`.
+public struct ProfileOptions: Sendable, Equatable {
+    /// Scenario name (exact).
+    public var scenario: String
+    /// Size for sized scenarios (default: the largest).
+    public var size: Int?
+    /// Iterations of the measured closure to profile.
+    public var iterations: Int
+    /// Where to write the jemalloc heap profile.
+    public var dumpPath: String?
+}
+
+/// A parsed command line.
+public enum LabCommand: Sendable, Equatable {
+    /// Run the benchmarks.
+    case run(RunOptions)
+    /// Compare two results files.
+    case compare(current: String, baseline: String, options: CompareOptions)
+    /// Run one scenario's measured loop under the heap profiler.
+    case profile(ProfileOptions)
+    /// List scenario names.
+    case list
+    /// Print usage.
+    case help
+}
+
+/// A command-line error (exit 64).
+public struct UsageError: Error, CustomStringConvertible, Equatable {
+    /// What is wrong.
+    public var message: String
+    /// Creates an error.
+    public init(_ message: String) { self.message = message }
+    /// The message.
+    public var description: String { message }
+}
+
+/// Parses the lab's arguments (without the program name).
+public func parseCommandLine(_ arguments: [String]) throws -> LabCommand {
+    var rest = arguments[...]
+    func value(for flag: String) throws -> String {
+        guard let next = rest.popFirst(), !next.hasPrefix("--") else { throw UsageError("\(flag) needs a value") }
+        return next
+    }
+    func number(for flag: String) throws -> Double {
+        let text = try value(for: flag)
+        guard let number = Double(text), number.isFinite, number >= 0 else { throw UsageError("\(flag) needs a non-negative number, got '\(text)'") }
+        return number
+    }
+    func integer(for flag: String) throws -> Int {
+        let text = try value(for: flag)
+        guard let number = Int(text), number > 0 else { throw UsageError("\(flag) needs a positive integer, got '\(text)'") }
+        return number
+    }
+
+    if rest.first == "compare" {
+        rest.removeFirst()
+        var positional: [String] = []
+        var options = CompareOptions()
+        while let argument = rest.popFirst() {
+            switch argument {
+            case "--time-tolerance": options.timeTolerance = try number(for: argument)
+            case "--time-advisory": options.timeAdvisory = true
+            case "--scaling-factor": options.scalingFactor = try number(for: argument)
+            case "--alloc-tolerance": options.allocationTolerance = try number(for: argument)
+            case "--filter": options.filter = try value(for: argument)
+            case "--help", "-h": return .help
+            default:
+                if argument.hasPrefix("--") { throw UsageError("unknown compare option '\(argument)'") }
+                positional.append(argument)
+            }
+        }
+        guard positional.count == 2 else { throw UsageError("compare needs CURRENT and BASELINE files") }
+        return .compare(current: positional[0], baseline: positional[1], options: options)
+    }
+
+    if rest.first == "run" { rest.removeFirst() }
+    var options = RunOptions()
+    var profile: ProfileOptions?
+    var size: Int?
+    var iterations: Int?
+    var dump: String?
+    while let argument = rest.popFirst() {
+        switch argument {
+        case "--quick": options.quick = true
+        case "--filter": options.filter = try value(for: argument)
+        case "--output": options.outputDirectory = try value(for: argument)
+        case "--no-write": options.writeFiles = false
+        case "--list": return .list
+        case "--help", "-h": return .help
+        case "--profile-scenario": profile = ProfileOptions(scenario: try value(for: argument), size: nil, iterations: 1000, dumpPath: nil)
+        case "--size": size = try integer(for: argument)
+        case "--iterations": iterations = try integer(for: argument)
+        case "--profile-output": dump = try value(for: argument)
+        default: throw UsageError("unknown argument '\(argument)'")
+        }
+    }
+    if var profile {
+        profile.size = size
+        profile.iterations = iterations ?? profile.iterations
+        profile.dumpPath = dump
+        return .profile(profile)
+    }
+    if size != nil || iterations != nil || dump != nil {
+        throw UsageError("--size, --iterations and --profile-output go with --profile-scenario")
+    }
+    return .run(options)
+}
+
+/// Usage text.
+public let labUsage = """
+usage:
+  swiftrex-lab [run] [--quick] [--filter SUBSTRING] [--output DIR] [--no-write]
+  swiftrex-lab --list
+  swiftrex-lab compare CURRENT.json BASELINE.json [--time-tolerance 0.5] [--time-advisory]
+                       [--scaling-factor 4] [--alloc-tolerance 0] [--filter SUBSTRING]
+  swiftrex-lab --profile-scenario NAME [--size N] [--iterations N] [--profile-output FILE]
+
+exit codes: 0 ok/equal, 1 run failure (calibration, jemalloc inactive), 2 regression,
+            3 missing or malformed results file, 4 improvement only, 64 usage error
+"""

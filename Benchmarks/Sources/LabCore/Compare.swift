@@ -1,0 +1,261 @@
+/// Exit codes shared by the lab executable and its scripts.
+public enum ExitCode: Int32, Sendable {
+    /// Success; for compare: no difference beyond tolerances.
+    case success = 0
+    /// A run failed (calibration, jemalloc inactive, output not writable).
+    case failure = 1
+    /// Compare found at least one regression.
+    case regression = 2
+    /// A results file (current or baseline) is missing or malformed.
+    case badInput = 3
+    /// Compare found improvements only: update the baseline (ratchet).
+    case improvement = 4
+    /// The command line could not be understood.
+    case usage = 64
+}
+
+/// Options of a comparison.
+public struct CompareOptions: Sendable, Equatable {
+    /// Relative tolerance on normalised time (0.5 = ±50 %, symmetric in log space).
+    public var timeTolerance: Double
+    /// When true, time differences are printed but never decide the exit code.
+    public var timeAdvisory: Bool
+    /// A sized scenario whose growth (ns/op at largest size ÷ at smallest size)
+    /// exceeds the baseline's growth by more than this factor is a regression,
+    /// even in advisory mode (complexity changes are not noise). 0 disables.
+    public var scalingFactor: Double
+    /// Absolute tolerance on allocations per operation (0 = exact).
+    public var allocationTolerance: Double
+    /// Restricts the comparison to matching records; defaults to the current file's filter.
+    public var filter: String?
+
+    /// Creates options; the defaults are those of the CLI.
+    public init(timeTolerance: Double = 0.5, timeAdvisory: Bool = false, scalingFactor: Double = 4, allocationTolerance: Double = 0, filter: String? = nil) {
+        self.timeTolerance = timeTolerance
+        self.timeAdvisory = timeAdvisory
+        self.scalingFactor = scalingFactor
+        self.allocationTolerance = allocationTolerance
+        self.filter = filter
+    }
+}
+
+/// The outcome of one comparison.
+public struct CompareReport: Sendable, Equatable {
+    /// One line of the report.
+    public enum Kind: String, Sendable, Equatable {
+        /// Worse than the baseline: decides exit 2.
+        case regression
+        /// Better than the baseline: exit 4 when there is no regression.
+        case improvement
+        /// Printed only (time in advisory mode, bytes, stack, new records).
+        case note
+        /// Metadata differences and skipped checks.
+        case warning
+    }
+
+    /// A finding about one record (or the whole file).
+    public struct Finding: Sendable, Equatable {
+        /// Severity.
+        public var kind: Kind
+        /// Record key, or nil for file-level findings.
+        public var key: String?
+        /// Explanation.
+        public var message: String
+    }
+
+    /// All findings, in order.
+    public var findings: [Finding]
+    /// Records compared.
+    public var compared: Int
+    /// The process exit code this report maps to.
+    public var exitCode: ExitCode
+
+    /// Findings of `kind`.
+    public func findings(_ kind: Kind) -> [Finding] { findings.filter { $0.kind == kind } }
+
+    /// Human-readable text of the report.
+    public var text: String {
+        var lines: [String] = []
+        for kind in [Kind.warning, .regression, .improvement, .note] {
+            let items = findings(kind)
+            guard !items.isEmpty else { continue }
+            lines.append("\(kind.rawValue.uppercased())S (\(items.count)):")
+            for item in items {
+                lines.append("  " + (item.key.map { "\($0): " } ?? "") + item.message)
+            }
+        }
+        let verdict: String
+        switch exitCode {
+        case .regression: verdict = "REGRESSION (exit 2)"
+        case .improvement: verdict = "IMPROVEMENT ONLY (exit 4): update the baseline, e.g. cp Results/latest.json Results/baseline.json"
+        default: verdict = "OK (exit 0): no difference beyond tolerances"
+        }
+        lines.append("compared \(compared) records — \(verdict)")
+        return lines.joined(separator: "\n")
+    }
+}
+
+/// Whether `key` is selected by a `--filter` substring (matches `name` or `name/size`).
+public func matchesFilter(_ key: RecordKey, _ filter: String?) -> Bool {
+    guard let filter, !filter.isEmpty else { return true }
+    return key.name.contains(filter) || key.description.contains(filter)
+}
+
+/// The record every time is normalised by (median ns/op of the naive store).
+public let normalizingBenchmark = "naive.dispatch"
+
+/// Compares `current` against `baseline`. Pure: no I/O.
+///
+/// - Allocations per op are exact and two-sided: a rise is a regression, a fall
+///   an improvement (the baseline must be updated).
+/// - Time: each median is divided by the same file's `naive.dispatch` median and
+///   the ratios are compared with `timeTolerance`; advisory mode only prints.
+/// - Scaling: sized scenarios whose large/small growth rose by more than
+///   `scalingFactor` are regressions (O(1) → O(n)).
+/// - A baseline record missing from the current file is a regression (unless
+///   filtered out); a record only in the current file is a note.
+public func compareResults(current: ResultsFile, baseline: ResultsFile, options: CompareOptions = CompareOptions()) -> CompareReport {
+    var findings: [CompareReport.Finding] = []
+    func add(_ kind: CompareReport.Kind, _ key: RecordKey?, _ message: String) {
+        findings.append(.init(kind: kind, key: key?.description, message: message))
+    }
+    let filter = options.filter ?? current.metadata.filter
+
+    // Metadata: warn only.
+    let a = current.metadata, b = baseline.metadata
+    var differences: [String] = []
+    if a.cores != b.cores { differences.append("cores \(b.cores) → \(a.cores)") }
+    if a.memoryBytes / (1 << 30) != b.memoryBytes / (1 << 30) { differences.append("memory \(b.memoryBytes >> 30) GiB → \(a.memoryBytes >> 30) GiB") }
+    if a.cpu != b.cpu { differences.append("cpu '\(b.cpu ?? "?")' → '\(a.cpu ?? "?")'") }
+    if a.kernel != b.kernel { differences.append("kernel '\(b.kernel)' → '\(a.kernel)'") }
+    if a.toolchain != b.toolchain { differences.append("toolchain '\(b.toolchain)' → '\(a.toolchain)'") }
+    if a.host != b.host { differences.append("host '\(b.host)' → '\(a.host)'") }
+    if a.mode != b.mode { differences.append("mode \(b.mode) → \(a.mode)") }
+    if !differences.isEmpty {
+        add(.warning, nil, "machine metadata differs (\(differences.joined(separator: "; "))); times may not be comparable")
+    }
+
+    let currentByKey = Dictionary(current.benchmarks.map { ($0.key, $0) }, uniquingKeysWith: { first, _ in first })
+    let baselineByKey = Dictionary(baseline.benchmarks.map { ($0.key, $0) }, uniquingKeysWith: { first, _ in first })
+
+    let currentNorm = current.record(normalizingBenchmark)?.nsPerOp.median
+    let baselineNorm = baseline.record(normalizingBenchmark)?.nsPerOp.median
+    let canCompareTime = (currentNorm ?? 0) > 0 && (baselineNorm ?? 0) > 0
+    if !canCompareTime {
+        add(.warning, nil, "'\(normalizingBenchmark)' missing or zero in \(currentNorm == nil ? "current" : "baseline") file: time ratios not compared")
+    }
+    let timeKind: CompareReport.Kind = options.timeAdvisory ? .note : .regression
+    let timeGainKind: CompareReport.Kind = options.timeAdvisory ? .note : .improvement
+    let advisory = options.timeAdvisory ? " (advisory)" : ""
+
+    var compared = 0
+    for key in baselineByKey.keys.sorted() where matchesFilter(key, filter) {
+        let base = baselineByKey[key]!
+        guard let cur = currentByKey[key] else {
+            add(.regression, key, "missing from the current results (present in the baseline)")
+            continue
+        }
+        compared += 1
+
+        // Allocations: exact, two-sided.
+        let allocDelta = cur.allocsPerOp - base.allocsPerOp
+        let allocSlack = options.allocationTolerance + 1e-9
+        if allocDelta > allocSlack {
+            add(.regression, key, "allocations/op rose \(format(base.allocsPerOp)) → \(format(cur.allocsPerOp))")
+        } else if allocDelta < -allocSlack {
+            add(.improvement, key, "allocations/op fell \(format(base.allocsPerOp)) → \(format(cur.allocsPerOp)) (update the baseline)")
+        }
+        if abs(cur.bytesPerOp - base.bytesPerOp) > 0.5 {
+            add(.note, key, "bytes/op \(format(base.bytesPerOp)) → \(format(cur.bytesPerOp))")
+        }
+        if let s0 = base.stackBytes, let s1 = cur.stackBytes, s0 != s1 {
+            add(.note, key, "stack bytes \(s0) → \(s1)")
+        }
+
+        // Time: ratios to the same file's naive.dispatch.
+        if canCompareTime, let cn = currentNorm, let bn = baselineNorm, key.name != normalizingBenchmark {
+            let baseRatio = base.nsPerOp.median / bn
+            let curRatio = cur.nsPerOp.median / cn
+            if baseRatio > 0, curRatio > 0 {
+                let relative = curRatio / baseRatio
+                let detail = "time ratio to \(normalizingBenchmark) \(format(baseRatio)) → \(format(curRatio)) (×\(format(relative)); \(format(base.nsPerOp.median)) → \(format(cur.nsPerOp.median)) ns/op)"
+                if relative > 1 + options.timeTolerance {
+                    add(timeKind, key, "slower: " + detail + advisory)
+                } else if relative < 1 / (1 + options.timeTolerance) {
+                    add(timeGainKind, key, "faster: " + detail + advisory)
+                }
+            }
+        }
+    }
+    for key in currentByKey.keys.sorted() where baselineByKey[key] == nil && matchesFilter(key, filter) {
+        add(.note, key, "new record (not in the baseline)")
+    }
+
+    // Scaling: growth between the smallest and largest common size.
+    if options.scalingFactor > 0 {
+        let names = Set(baseline.benchmarks.filter { $0.size != nil }.map(\.name))
+        for name in names.sorted() {
+            let baseSized = baseline.benchmarks.filter { $0.name == name && $0.size != nil && matchesFilter($0.key, filter) }
+            let common = baseSized.compactMap(\.size).filter { currentByKey[RecordKey(name: name, size: $0)] != nil }.sorted()
+            guard let small = common.first, let large = common.last, small < large,
+                  let b0 = baselineByKey[RecordKey(name: name, size: small)]?.nsPerOp.median,
+                  let b1 = baselineByKey[RecordKey(name: name, size: large)]?.nsPerOp.median,
+                  let c0 = currentByKey[RecordKey(name: name, size: small)]?.nsPerOp.median,
+                  let c1 = currentByKey[RecordKey(name: name, size: large)]?.nsPerOp.median,
+                  b0 > 0, c0 > 0 else { continue }
+            let baseGrowth = b1 / b0
+            let curGrowth = c1 / c0
+            if curGrowth > baseGrowth * options.scalingFactor {
+                add(.regression, RecordKey(name: name, size: nil), "cost growth from size \(small) to \(large) rose ×\(format(baseGrowth)) → ×\(format(curGrowth)) (complexity changed?)")
+            }
+        }
+    }
+
+    let exit: ExitCode
+    if findings.contains(where: { $0.kind == .regression }) {
+        exit = .regression
+    } else if findings.contains(where: { $0.kind == .improvement }) {
+        exit = .improvement
+    } else {
+        exit = .success
+    }
+    return CompareReport(findings: findings, compared: compared, exitCode: exit)
+}
+
+/// Compact number formatting for reports and tables.
+public func format(_ value: Double) -> String {
+    if value == 0 { return "0" }
+    if value == value.rounded(), abs(value) < 1e15 { return String(Int(value)) }
+    let magnitude = abs(value)
+    let digits = magnitude >= 100 ? 1 : magnitude >= 1 ? 2 : magnitude >= 0.01 ? 3 : 5
+    return fixed(value, digits: digits)
+}
+
+/// `value` with exactly `digits` decimals (no Foundation formatting).
+public func fixed(_ value: Double, digits: Int) -> String {
+    var scale = 1.0
+    for _ in 0..<digits { scale *= 10 }
+    let scaled = (abs(value) * scale).rounded()
+    let integer = Int(scaled / scale)
+    var fraction = String(Int(scaled - Double(integer) * scale))
+    while fraction.count < digits { fraction = "0" + fraction }
+    let sign = value < 0 && scaled != 0 ? "-" : ""
+    return digits == 0 ? "\(sign)\(integer)" : "\(sign)\(integer).\(fraction)"
+}
+
+/// The `compare` command without process I/O: loads both files, compares them and
+/// returns the text to print and the exit code (3 with a clear message when a
+/// file is missing or malformed).
+public func runCompare(currentPath: String, baselinePath: String, options: CompareOptions) -> (output: String, exitCode: ExitCode) {
+    let current: ResultsFile
+    let baseline: ResultsFile
+    do {
+        current = try ResultsIO.load(path: currentPath, role: "current")
+        baseline = try ResultsIO.load(path: baselinePath, role: "baseline")
+    } catch {
+        return ("error: \(error)", .badInput)
+    }
+    let report = compareResults(current: current, baseline: baseline, options: options)
+    let header = "compare \(currentPath) (\(current.metadata.gitRevision.prefix(12)), \(current.metadata.mode)) against \(baselinePath) (\(baseline.metadata.gitRevision.prefix(12)), \(baseline.metadata.mode))\(options.timeAdvisory ? " — time advisory" : "")"
+    return (header + "\n" + report.text, report.exitCode)
+}

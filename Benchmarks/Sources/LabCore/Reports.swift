@@ -1,0 +1,66 @@
+import Foundation
+
+/// Text renderings of results: the stdout table and the Markdown summary.
+public enum Reports {
+    private static let headers = ["benchmark", "size", "median ns/op", "min", "p90", "max", "× naive", "allocs/op", "bytes/op", "stack B"]
+
+    private static func rows(_ file: ResultsFile) -> [[String]] {
+        let norm = file.record(normalizingBenchmark)?.nsPerOp.median ?? 0
+        return file.benchmarks.map { record in
+            [
+                record.name,
+                record.size.map(String.init) ?? "",
+                format(record.nsPerOp.median),
+                format(record.nsPerOp.min),
+                format(record.nsPerOp.p90),
+                format(record.nsPerOp.max),
+                norm > 0 ? format(record.nsPerOp.median / norm) : "",
+                format(record.allocsPerOp),
+                format(record.bytesPerOp),
+                record.stackBytes.map(String.init) ?? "",
+            ]
+        }
+    }
+
+    /// A fixed-width table for the terminal.
+    public static func table(_ file: ResultsFile) -> String {
+        let body = rows(file)
+        var widths = headers.map(\.count)
+        for row in body { for (index, cell) in row.enumerated() { widths[index] = max(widths[index], cell.count) } }
+        func line(_ cells: [String]) -> String {
+            cells.enumerated().map { index, cell in
+                index == 0 ? cell.rightPadded(to: widths[index]) : cell.leftPadded(to: widths[index])
+            }.joined(separator: "  ")
+        }
+        var lines = [line(headers), widths.map { String(repeating: "-", count: $0) }.joined(separator: "  ")]
+        lines += body.map(line)
+        return lines.joined(separator: "\n")
+    }
+
+    /// The Markdown summary (`Results/latest.md`), linking the charts in `charts`.
+    public static func markdown(_ file: ResultsFile, charts: [String] = []) -> String {
+        let m = file.metadata
+        var out = "# SwiftRex benchmark results\n\n"
+        out += "| | |\n|---|---|\n"
+        out += "| date | \(m.date) |\n"
+        out += "| git revision | `\(m.gitRevision)`\(m.gitDirty == true ? " (dirty)" : "") |\n"
+        out += "| mode | \(m.mode)\(m.filter.map { " (filter `\($0)`)" } ?? "") |\n"
+        out += "| host | \(m.host): \(m.cores) cores, \(m.memoryBytes >> 20) MiB\(m.cpu.map { ", \($0)" } ?? "") |\n"
+        out += "| kernel | \(m.kernel) |\n"
+        out += "| toolchain | \(m.toolchain) |\n"
+        out += "| allocator | \(m.allocator ?? "unknown") |\n\n"
+        out += "Times are nanoseconds per operation over repeated samples (setup excluded). "
+        out += "`× naive` is the median divided by the median of `\(normalizingBenchmark)` from the same run; "
+        out += "compare ratios, never absolute times. Allocations are exact counts per operation.\n\n"
+        out += "| " + headers.joined(separator: " | ") + " |\n"
+        out += "|" + headers.enumerated().map { $0.offset == 0 ? "---" : "---:" }.joined(separator: "|") + "|\n"
+        for row in rows(file) {
+            out += "| " + row.enumerated().map { $0.offset == 0 ? "`\($0.element)`" : $0.element }.joined(separator: " | ") + " |\n"
+        }
+        if !charts.isEmpty {
+            out += "\n## Charts (cost per operation vs size)\n\n"
+            for chart in charts { out += "- [\(chart)](charts/\(chart).svg)\n" }
+        }
+        return out
+    }
+}

@@ -1,0 +1,123 @@
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
+
+/// Makes `value` observable to the optimiser so the work producing it cannot be removed.
+@inline(never)
+@_optimize(none)
+public func blackHole<T>(_ value: T) {}
+
+/// Monotonic clock reading in nanoseconds.
+@inline(__always)
+public func monotonicNanoseconds() -> UInt64 {
+    var spec = timespec()
+    clock_gettime(CLOCK_MONOTONIC, &spec)
+    return UInt64(spec.tv_sec) &* 1_000_000_000 &+ UInt64(spec.tv_nsec)
+}
+
+/// A heap slot for benchmark state. `withValue` opens one exclusive access for a
+/// whole measured loop, so per-iteration code works on an `inout` value with no
+/// dynamic exclusivity checks and no copies (unique buffers stay unique).
+public final class Slot<Value> {
+    /// The stored value.
+    public var value: Value
+
+    /// Stores `value`.
+    public init(_ value: Value) { self.value = value }
+
+    /// Runs `body` with in-place access to the stored value.
+    @inlinable
+    public func withValue<R>(_ body: (inout Value) throws -> R) rethrows -> R {
+        try body(&value)
+    }
+}
+
+/// How many samples to take and how long each lasts.
+public struct RunConfiguration: Sendable, Equatable {
+    /// `"quick"` or `"full"`, recorded in the results metadata.
+    public var mode: String
+    /// Number of timed samples per benchmark.
+    public var samples: Int
+    /// Target duration of one sample; the inner loop is scaled to reach it.
+    public var targetSampleNanoseconds: UInt64
+    /// Fixed iteration count for allocation measurement, identical in every mode.
+    public var allocationIterations: Int
+    /// Allocation measurements repeated this many times; the minimum is kept.
+    public var allocationRepeats: Int
+
+    /// Creates a configuration.
+    public init(mode: String, samples: Int, targetSampleNanoseconds: UInt64, allocationIterations: Int = RunConfiguration.defaultAllocationIterations, allocationRepeats: Int = 3) {
+        self.mode = mode
+        self.samples = samples
+        self.targetSampleNanoseconds = targetSampleNanoseconds
+        self.allocationIterations = allocationIterations
+        self.allocationRepeats = allocationRepeats
+    }
+
+    /// Iterations used for allocation counting unless a scenario overrides it.
+    public static let defaultAllocationIterations = 1000
+    /// `--quick`: few short samples (CI, smoke runs).
+    public static let quick = RunConfiguration(mode: "quick", samples: 9, targetSampleNanoseconds: 10_000_000)
+    /// Default: more, longer samples.
+    public static let full = RunConfiguration(mode: "full", samples: 31, targetSampleNanoseconds: 40_000_000)
+}
+
+/// Result of timing one measured closure.
+public struct TimingResult: Sendable, Equatable {
+    /// Iterations per sample after scaling.
+    public var iterationsPerSample: Int
+    /// Nanoseconds per operation, one entry per sample.
+    public var nanosecondsPerOperation: [Double]
+}
+
+/// Times and counts a measured closure `(iterations) -> Void`.
+public enum Harness {
+    /// Times `body`: scales the inner loop so a sample lasts about
+    /// `targetSampleNanoseconds`, warms up once, then takes `samples` samples.
+    @MainActor
+    public static func time(_ body: @MainActor (Int) -> Void, configuration: RunConfiguration, maxIterations: Int = 1 << 34) -> TimingResult {
+        let target = max(configuration.targetSampleNanoseconds, 1)
+        var iterations = 1
+        var elapsed: UInt64 = 0
+        // Grow geometrically until one run takes at least a tenth of the target.
+        while true {
+            let start = monotonicNanoseconds()
+            body(iterations)
+            elapsed = monotonicNanoseconds() &- start
+            if elapsed >= target / 10 || iterations >= maxIterations { break }
+            let factor = elapsed == 0 ? 16 : min(16, max(2, Int((Double(target) / 10 / Double(elapsed)).rounded(.up))))
+            iterations = min(maxIterations, iterations * factor)
+        }
+        let scaled = Double(iterations) * Double(target) / Double(max(elapsed, 1))
+        iterations = max(1, min(maxIterations, Int(scaled.rounded(.up))))
+        body(iterations) // warm-up at the final size
+        var perOp: [Double] = []
+        perOp.reserveCapacity(configuration.samples)
+        for _ in 0..<max(1, configuration.samples) {
+            let start = monotonicNanoseconds()
+            body(iterations)
+            let ns = monotonicNanoseconds() &- start
+            perOp.append(Double(ns) / Double(iterations))
+        }
+        return TimingResult(iterationsPerSample: iterations, nanosecondsPerOperation: perOp)
+    }
+
+    /// Counts allocations of `body` over a fixed `iterations` count (after one
+    /// warm-up call), repeated `repeats` times; returns the minimum count and the
+    /// minimum bytes. Deterministic: independent of the timing configuration.
+    @MainActor
+    public static func allocations(_ body: @MainActor (Int) -> Void, iterations: Int, repeats: Int, counter: AllocationCounter) -> AllocationSnapshot {
+        body(iterations)
+        var best = AllocationSnapshot(count: .max, bytes: .max)
+        for _ in 0..<max(1, repeats) {
+            let before = counter.snapshot()
+            body(iterations)
+            let delta = counter.snapshot().since(before)
+            best.count = min(best.count, delta.count)
+            best.bytes = min(best.bytes, delta.bytes)
+        }
+        return best
+    }
+}

@@ -1,0 +1,13 @@
+import LabCore
+
+/// Every scenario of the lab, in run order. Add a family by adding its file
+/// under `Scenarios/` and listing it here.
+@MainActor
+enum ScenarioRegistry {
+    /// All scenarios.
+    static var all: [Scenario] {
+        BaselineScenarios.all
+            + EndoMutScenarios.raw
+            + StackScenarios.raw
+    }
+}

@@ -1,0 +1,71 @@
+import Testing
+@testable import LabCore
+
+private final class Probe {
+    let value: Int
+    init(_ value: Int) { self.value = value }
+}
+
+/// Allocation counts include every thread, so counting tests take the minimum
+/// over a few attempts (another test's allocations can only add).
+@Suite("Allocation counter", .serialized)
+struct AllocationCounterTests {
+    @Test("calibration reads back exactly 1000 allocations")
+    func calibration() throws {
+        let counter = try AllocationCounter()
+        #expect(try counter.calibrate(objects: 1000, attempts: 10) == 1000)
+    }
+
+    @Test("a loop of N class allocations counts N", arguments: [1, 10, 500])
+    func loopOfAllocations(count: Int) throws {
+        let counter = try AllocationCounter()
+        var best = UInt64.max
+        for _ in 0..<10 {
+            var keep: [Probe] = []
+            keep.reserveCapacity(count)
+            let delta = counter.measure {
+                for index in 0..<count { keep.append(Probe(index)) }
+            }
+            blackHole(keep)
+            best = min(best, delta.count)
+            if best == UInt64(count) { break }
+        }
+        #expect(best == UInt64(count))
+    }
+
+    @Test("bytes are counted in jemalloc size classes")
+    func bytes() throws {
+        let counter = try AllocationCounter()
+        var best = UInt64.max
+        for _ in 0..<5 {
+            var keep: [Probe] = []
+            keep.reserveCapacity(100)
+            let delta = counter.measure { for index in 0..<100 { keep.append(Probe(index)) } }
+            blackHole(keep)
+            best = min(best, delta.bytes)
+        }
+        // A Swift object with one Int field is 24 bytes: the 32-byte size class.
+        #expect(best == 100 * 32)
+    }
+
+    @Test("the harness reports the same allocations per op in quick and full configurations")
+    @MainActor
+    func allocationsIndependentOfMode() throws {
+        let counter = try AllocationCounter()
+        let sink = Slot<Probe?>(nil)
+        let scenario = Scenario(name: "test.one.allocation") {
+            return { iterations in
+                for index in 0..<iterations { sink.value = Probe(index) }
+            }
+        }
+        let tiny = RunConfiguration(mode: "quick", samples: 2, targetSampleNanoseconds: 200_000, allocationRepeats: 5)
+        let longer = RunConfiguration(mode: "full", samples: 3, targetSampleNanoseconds: 1_000_000, allocationRepeats: 5)
+        let quick = Runner(configuration: tiny, counter: counter, log: { _ in }).measure(scenario, size: nil)
+        let full = Runner(configuration: longer, counter: counter, log: { _ in }).measure(scenario, size: nil)
+        #expect(quick.allocsPerOp == 1)
+        #expect(full.allocsPerOp == 1)
+        #expect(quick.bytesPerOp == 32)
+        #expect(quick.allocationIterations == RunConfiguration.defaultAllocationIterations)
+        #expect(quick.nsPerOp.min <= quick.nsPerOp.median && quick.nsPerOp.median <= quick.nsPerOp.max)
+    }
+}

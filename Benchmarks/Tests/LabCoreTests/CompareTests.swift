@@ -1,0 +1,155 @@
+import Foundation
+import Testing
+@testable import LabCore
+
+@Suite("Compare")
+struct CompareTests {
+    @Test("identical files: exit 0")
+    func identical() {
+        let report = compareResults(current: Fixture.results(), baseline: Fixture.results())
+        #expect(report.exitCode == .success)
+        #expect(report.findings(.regression).isEmpty)
+        #expect(report.compared == Fixture.results().benchmarks.count)
+    }
+
+    @Test("planted regression: one extra allocation per operation → exit 2")
+    func extraAllocation() {
+        let current = Fixture.results().modifying("reducer.single") { $0.allocsPerOp += 1 }
+        let report = compareResults(current: current, baseline: Fixture.results())
+        #expect(report.exitCode == .regression)
+        #expect(report.findings(.regression).map(\.key) == ["reducer.single"])
+    }
+
+    @Test("allocation regressions decide even in time-advisory mode")
+    func allocationInAdvisory() {
+        let current = Fixture.results().modifying("endomut.zerocopy", size: 100_000) { $0.allocsPerOp = 1 }
+        let report = compareResults(current: current, baseline: Fixture.results(), options: CompareOptions(timeAdvisory: true))
+        #expect(report.exitCode == .regression)
+    }
+
+    @Test("planted O(n): ns/op at 100k ≫ at 100 where the baseline was flat → exit 2")
+    func becameLinear() {
+        var current = Fixture.results()
+        for size in [1_000, 10_000, 100_000] {
+            current = current.modifying("endomut.zerocopy", size: size) { record in
+                let ns = 2 * Double(size) / 100
+                record.nsPerOp = Summary(min: ns, median: ns, p90: ns, max: ns)
+            }
+        }
+        let strict = compareResults(current: current, baseline: Fixture.results())
+        #expect(strict.exitCode == .regression)
+        #expect(strict.findings(.regression).contains { $0.key == "endomut.zerocopy/100000" })
+        #expect(strict.findings(.regression).contains { $0.key == "endomut.zerocopy" && $0.message.contains("growth") })
+        // Complexity changes are not noise: they fail in advisory mode too.
+        let advisory = compareResults(current: current, baseline: Fixture.results(), options: CompareOptions(timeAdvisory: true))
+        #expect(advisory.exitCode == .regression)
+        #expect(advisory.findings(.regression).map(\.key) == ["endomut.zerocopy"])
+    }
+
+    @Test("allocation improvement only → exit 4")
+    func allocationImprovement() {
+        let current = Fixture.results().modifying("behavior.react.produce") { $0.allocsPerOp = 3 }
+        let report = compareResults(current: current, baseline: Fixture.results())
+        #expect(report.exitCode == .improvement)
+        #expect(report.text.contains("update the baseline"))
+    }
+
+    @Test("a regression wins over an improvement")
+    func mixed() {
+        let current = Fixture.results()
+            .modifying("behavior.react.produce") { $0.allocsPerOp = 3 }
+            .modifying("reducer.single") { $0.allocsPerOp = 1 }
+        #expect(compareResults(current: current, baseline: Fixture.results()).exitCode == .regression)
+    }
+
+    @Test("time is compared as ratios to naive.dispatch, never absolutely")
+    func timeRatios() {
+        // A machine twice as slow: every time doubles, ratios are unchanged.
+        var slower = Fixture.results()
+        for index in slower.benchmarks.indices {
+            let s = slower.benchmarks[index].nsPerOp
+            slower.benchmarks[index].nsPerOp = Summary(min: s.min * 2, median: s.median * 2, p90: s.p90 * 2, max: s.max * 2)
+        }
+        #expect(compareResults(current: slower, baseline: Fixture.results()).exitCode == .success)
+        // One scenario 3× slower relative to the naive store: regression beyond 50 %.
+        let regressed = Fixture.results().modifying("reducer.single") { $0.nsPerOp = Summary(min: 9, median: 9, p90: 9, max: 9) }
+        #expect(compareResults(current: regressed, baseline: Fixture.results()).exitCode == .regression)
+        // Within tolerance: 1.4×.
+        let noisy = Fixture.results().modifying("reducer.single") { $0.nsPerOp = Summary(min: 4.2, median: 4.2, p90: 4.2, max: 4.2) }
+        #expect(compareResults(current: noisy, baseline: Fixture.results()).exitCode == .success)
+        // A wider tolerance accepts the 3× case.
+        #expect(compareResults(current: regressed, baseline: Fixture.results(), options: CompareOptions(timeTolerance: 3)).exitCode == .success)
+        // Faster beyond tolerance: improvement.
+        let faster = Fixture.results().modifying("reducer.single") { $0.nsPerOp = Summary(min: 1, median: 1, p90: 1, max: 1) }
+        #expect(compareResults(current: faster, baseline: Fixture.results()).exitCode == .improvement)
+    }
+
+    @Test("time-advisory prints time differences but lets only allocations decide")
+    func advisory() {
+        let regressed = Fixture.results().modifying("reducer.single") { $0.nsPerOp = Summary(min: 9, median: 9, p90: 9, max: 9) }
+        let report = compareResults(current: regressed, baseline: Fixture.results(), options: CompareOptions(timeAdvisory: true))
+        #expect(report.exitCode == .success)
+        #expect(report.findings(.note).contains { $0.key == "reducer.single" && $0.message.contains("slower") })
+    }
+
+    @Test("missing benchmark is a regression unless filtered; new benchmark is a note")
+    func missingAndNew() {
+        var current = Fixture.results()
+        current.benchmarks.removeAll { $0.name == "behavior.react.produce" }
+        current.benchmarks.append(Fixture.record("store.dispatch", ns: 20))
+        let report = compareResults(current: current, baseline: Fixture.results())
+        #expect(report.exitCode == .regression)
+        #expect(report.findings(.regression).map(\.key) == ["behavior.react.produce"])
+        #expect(report.findings(.note).contains { $0.key == "store.dispatch" && $0.message.contains("new") })
+
+        var filtered = current
+        filtered.benchmarks.removeAll { $0.name == "store.dispatch" }
+        filtered.metadata.filter = "endomut"
+        #expect(compareResults(current: filtered, baseline: Fixture.results()).exitCode == .success)
+        #expect(compareResults(current: current, baseline: Fixture.results(), options: CompareOptions(filter: "reducer")).exitCode == .success)
+    }
+
+    @Test("different machine metadata warns but does not fail")
+    func metadataWarning() {
+        var current = Fixture.results()
+        current.metadata.cores = 8
+        current.metadata.host = "elsewhere"
+        let report = compareResults(current: current, baseline: Fixture.results())
+        #expect(report.exitCode == .success)
+        #expect(report.findings(.warning).count == 1)
+        #expect(report.text.contains("cores 2 → 8"))
+    }
+
+    @Test("bytes and stack changes are notes")
+    func notes() {
+        let current = Fixture.results().modifying("behavior.react.produce") { $0.bytesPerOp = 512 }
+        let report = compareResults(current: current, baseline: Fixture.results())
+        #expect(report.exitCode == .success)
+        #expect(report.findings(.note).count == 1)
+    }
+
+    @Test("runCompare: files on disk; missing or malformed input → exit 3 with a clear message")
+    func filesOnDisk() throws {
+        let good = try Fixture.temporaryFile(ResultsIO.encode(Fixture.results()))
+        let worse = try Fixture.temporaryFile(ResultsIO.encode(Fixture.results().modifying("reducer.single") { $0.allocsPerOp = 2 }))
+        let invalid = try Fixture.temporaryFile(Data("[1, 2".utf8))
+        let missingField = try Fixture.temporaryFile(Data(#"{"schemaVersion": 1, "benchmarks": []}"#.utf8))
+
+        #expect(runCompare(currentPath: good, baselinePath: good, options: CompareOptions()).exitCode == .success)
+        #expect(runCompare(currentPath: worse, baselinePath: good, options: CompareOptions()).exitCode == .regression)
+        #expect(runCompare(currentPath: good, baselinePath: worse, options: CompareOptions()).exitCode == .improvement)
+
+        let missing = runCompare(currentPath: good, baselinePath: "/nonexistent/baseline.json", options: CompareOptions())
+        #expect(missing.exitCode == .badInput)
+        #expect(missing.exitCode.rawValue == 3)
+        #expect(missing.output.contains("baseline file '/nonexistent/baseline.json' does not exist"))
+
+        let broken = runCompare(currentPath: good, baselinePath: invalid, options: CompareOptions())
+        #expect(broken.exitCode == .badInput)
+        #expect(broken.output.contains("malformed"))
+
+        let incomplete = runCompare(currentPath: missingField, baselinePath: good, options: CompareOptions())
+        #expect(incomplete.exitCode == .badInput)
+        #expect(incomplete.output.contains("current file") && incomplete.output.contains("missing field 'metadata'"))
+    }
+}
