@@ -1,0 +1,167 @@
+import Foundation
+
+/// What the engine schedules: a component and the causal depth its actions will carry.
+internal struct EnginePayload<Action: Sendable>: Sendable {
+    let component: Effect<Action>.Component
+    let depth: Int
+}
+
+/// The effect engine: performs what the pure ``EffectMachine`` decides — subscribes components,
+/// opens and feeds channels, runs timers on the injected clock — and sends the actions effects
+/// emit to the Store's mailbox, tagged with their causal depth.
+///
+/// Releasing the engine releases every token: each run, timer and channel is cancelled exactly once.
+@MainActor
+internal final class EffectEngine<Action: Sendable>: EffectInterpreter {
+    typealias Payload = EnginePayload<Action>
+
+    private var machine = EffectMachine<Payload>()
+    private let clock: EngineClock
+    /// Posts an emitted action with its depth; callable from any thread.
+    private let post: @Sendable (DispatchedAction<Action>, Int) -> Void
+    private var isBusy = false
+    private var deferredCompletions: [(key: AnyHashableSendable, generation: UInt64)] = []
+    private var deferredTimers: [(key: AnyHashableSendable, generation: UInt64, purpose: EffectTimerPurpose)] = []
+
+    init(clock: EngineClock, post: @escaping @Sendable (DispatchedAction<Action>, Int) -> Void) {
+        self.clock = clock
+        self.post = post
+    }
+
+    // MARK: Operations
+
+    /// Schedules one component (phase 4) whose actions carry `depth`.
+    func schedule(_ component: Effect<Action>.Component, depth: Int) {
+        let payload = EnginePayload(component: component, depth: depth)
+        let traits = component.channel.map(Self.traits)
+        perform { engine in
+            engine.machine.schedule(payload, scheduling: component.scheduling, traits: traits, now: engine.clock.now(), using: engine)
+        }
+    }
+
+    /// Reconciles the supervised channels (phase 5).
+    func reconcile(_ channels: Keep<Action>, depth: Int) {
+        var entries: [ReconcileEntry<Payload>] = []
+        entries.reserveCapacity(channels.count)
+        for channel in channels {
+            guard let payload = channel.component.channel else { continue }
+            entries.append(ReconcileEntry(
+                key: channel.id,
+                reset: channel.resetIdentity,
+                broadcast: channel.broadcastIdentity,
+                settle: channel.settle,
+                payload: EnginePayload(component: channel.component, depth: depth),
+                traits: Self.traits(payload)
+            ))
+        }
+        perform { engine in
+            engine.machine.reconcile(entries, now: engine.clock.now(), using: engine)
+        }
+    }
+
+    /// Cancels everything under `key`.
+    func cancel(key: AnyHashableSendable) {
+        perform { engine in engine.machine.cancel(key: key, using: engine) }
+    }
+
+    /// Cancels everything: runs, timers, channels.
+    func cancelAll() {
+        perform { engine in engine.machine.cancelAll(using: engine) }
+    }
+
+    /// Keys with a live channel.
+    var openChannelKeys: [AnyHashableSendable] { machine.openChannelKeys }
+
+    /// Whether nothing but live channels remains (no run, no pending timer).
+    var isQuiescent: Bool { machine.isQuiescent }
+
+    /// The number of keys the registry holds.
+    var liveKeyCount: Int { machine.liveKeyCount }
+
+    private static func traits(_ payload: Effect<Action>.Component.ChannelPayload) -> ChannelTraits {
+        ChannelTraits(isPipeOnly: payload.isPipeOnly, delivery: payload.delivery, deliversOnOpen: payload.deliversOnOpen)
+    }
+
+    /// Runs a machine operation; completions and timers reported meanwhile wait until it returns.
+    private func perform(_ operation: (EffectEngine) -> Void) {
+        if isBusy {
+            operation(self)
+            return
+        }
+        isBusy = true
+        operation(self)
+        while !deferredCompletions.isEmpty || !deferredTimers.isEmpty {
+            if !deferredCompletions.isEmpty {
+                let completion = deferredCompletions.removeFirst()
+                machine.complete(key: completion.key, generation: completion.generation, using: self)
+            } else {
+                let timer = deferredTimers.removeFirst()
+                machine.timerFired(key: timer.key, generation: timer.generation, purpose: timer.purpose, now: clock.now(), using: self)
+            }
+        }
+        isBusy = false
+    }
+
+    private func completed(key: AnyHashableSendable, generation: UInt64) {
+        if isBusy {
+            deferredCompletions.append((key, generation))
+        } else {
+            perform { engine in engine.machine.complete(key: key, generation: generation, using: engine) }
+        }
+    }
+
+    private func timerFired(key: AnyHashableSendable, generation: UInt64, purpose: EffectTimerPurpose) {
+        if isBusy {
+            deferredTimers.append((key, generation, purpose))
+        } else {
+            perform { engine in
+                engine.machine.timerFired(key: key, generation: generation, purpose: purpose, now: engine.clock.now(), using: engine)
+            }
+        }
+    }
+
+    /// A completion callback safe to call from any thread, any number of times (only the first counts).
+    private func completionHandler(key: AnyHashableSendable, generation: UInt64) -> @Sendable () -> Void {
+        { [weak self] in
+            onMainActor {
+                self?.completed(key: key, generation: generation)
+            }
+        }
+    }
+
+    private func sender(depth: Int) -> @Sendable (DispatchedAction<Action>) -> Void {
+        let post = self.post
+        return { post($0, depth) }
+    }
+
+    // MARK: EffectInterpreter
+
+    func subscribe(_ payload: Payload, key: AnyHashableSendable, generation: UInt64) -> SubscriptionToken {
+        payload.component.subscribe(send: sender(depth: payload.depth), complete: completionHandler(key: key, generation: generation))
+    }
+
+    func open(_ payload: Payload, key: AnyHashableSendable, generation: UInt64) -> (token: SubscriptionToken, sink: @Sendable (any Sendable) -> Void)? {
+        guard let channel = payload.component.channel, let start = channel.start else { return nil }
+        return start(channel.value, sender(depth: payload.depth), completionHandler(key: key, generation: generation))
+    }
+
+    func deliver(_ payload: Payload, to sink: @Sendable (any Sendable) -> Void) {
+        guard let value = payload.component.channel?.value else { return }
+        sink(value)
+    }
+
+    func startTimer(at deadline: Duration, key: AnyHashableSendable, generation: UInt64, purpose: EffectTimerPurpose) -> SubscriptionToken {
+        clock.startTimer(deadline) { [weak self] in
+            self?.timerFired(key: key, generation: generation, purpose: purpose)
+        }
+    }
+}
+
+/// Runs `body` on the main actor: at once when already on the main thread, else after a hop.
+internal func onMainActor(_ body: @escaping @MainActor @Sendable () -> Void) {
+    if Thread.isMainThread {
+        MainActor.assumeIsolated(body)
+    } else {
+        Task { @MainActor in body() }
+    }
+}

@@ -1,0 +1,445 @@
+/// What the effect machine asks its host to do. The machine decides; the interpreter performs.
+///
+/// Every call is made synchronously from inside a machine operation: an interpreter must not call
+/// back into the machine from these methods (completions are reported later, see
+/// ``EffectMachine/complete(key:generation:using:)``).
+@MainActor
+internal protocol EffectInterpreter {
+    associatedtype Payload
+
+    /// Starts a one-shot run; its completion is reported later with `generation`.
+    func subscribe(_ payload: Payload, key: AnyHashableSendable, generation: UInt64) -> SubscriptionToken
+    /// Opens a channel (delivering its value on open when it says so); `nil` for a pipe-only payload.
+    func open(_ payload: Payload, key: AnyHashableSendable, generation: UInt64) -> (token: SubscriptionToken, sink: @Sendable (any Sendable) -> Void)?
+    /// Feeds the payload's value into a live channel's sink.
+    func deliver(_ payload: Payload, to sink: @Sendable (any Sendable) -> Void)
+    /// Starts a timer that calls ``EffectMachine/timerFired(key:generation:purpose:now:using:)`` at `deadline`.
+    func startTimer(at deadline: Duration, key: AnyHashableSendable, generation: UInt64, purpose: EffectTimerPurpose) -> SubscriptionToken
+}
+
+/// Why a machine timer was started.
+internal enum EffectTimerPurpose: Sendable, Equatable {
+    /// A delayed or debounced one-shot start.
+    case start
+    /// A debounced delivery into a live channel.
+    case deliver
+    /// A settling channel re-creation.
+    case settle
+}
+
+/// The channel side of a payload, as the machine needs it.
+internal struct ChannelTraits: Sendable, Equatable {
+    /// Only feeds a live channel; never opens one.
+    var isPipeOnly: Bool
+    /// The pacing registered when the channel opens.
+    var delivery: ChannelDelivery
+    /// Whether opening delivers the value (an opening under throttle counts as a delivery).
+    var deliversOnOpen: Bool
+}
+
+/// One desired channel, as reconcile compares it: identity, reset and broadcast keys, settle.
+internal struct ReconcileEntry<Payload> {
+    var key: AnyHashableSendable
+    var reset: AnyHashableSendable?
+    var broadcast: AnyHashableSendable?
+    var settle: Duration?
+    var payload: Payload
+    var traits: ChannelTraits
+}
+
+/// A key that never equals a user id: the private registration of an id-less component.
+internal struct AnonymousEffectKey: Hashable, Sendable {
+    let value: UInt64
+}
+
+/// The pure core of the effect engine: the keyed registry of runs, timers and channels in flat
+/// arrays, every scheduling policy of SPEC §2.5, channel opening and delivery (§3.2), and reconcile
+/// (§3.4 with D7, D8, D10). Generation tags make a stale completion or timer a no-op (D9), and every
+/// token is cancelled exactly once, by the machine.
+///
+/// Value type, no tasks, no clock: time comes in as `now`, side effects go out through an
+/// ``EffectInterpreter``. Tests drive it directly.
+@MainActor
+internal struct EffectMachine<Payload> {
+    enum Run {
+        case idle
+        /// A subscription in progress (between the interpreter call and its result).
+        case starting(UInt64)
+        case oneShot(UInt64, SubscriptionToken)
+        case waiting(UInt64, SubscriptionToken, Payload)
+        case channel(UInt64, SubscriptionToken, @Sendable (any Sendable) -> Void, ChannelDelivery)
+
+        var generation: UInt64? {
+            switch self {
+            case .idle: return nil
+            case .starting(let generation), .oneShot(let generation, _), .waiting(let generation, _, _), .channel(let generation, _, _, _):
+                return generation
+            }
+        }
+    }
+
+    struct PendingTimer {
+        var generation: UInt64
+        var token: SubscriptionToken
+        var payload: Payload
+        var traits: ChannelTraits
+    }
+
+    struct Stamp {
+        var at: Duration
+        var interval: Duration
+    }
+
+    // Registry: one slot per live key, in flat arrays.
+    private(set) var slotIndex: [AnyHashableSendable: Int] = [:]
+    private var slotKey: [AnyHashableSendable?] = []
+    private var run: [Run] = []
+    private var deliverTimer: [PendingTimer?] = []
+    private var settleTimer: [PendingTimer?] = []
+    private var stamp: [Stamp?] = []
+    private var freeSlots: [Int] = []
+    private var generationCounter: UInt64 = 0
+    private var anonymousCounter: UInt64 = 0
+
+    // Reconcile memory: the previous desired set, in order.
+    private var memoryIndex: [AnyHashableSendable: Int] = [:]
+    private var memoryKey: [AnyHashableSendable] = []
+    private var memoryReset: [AnyHashableSendable?] = []
+    private var memoryBroadcast: [AnyHashableSendable?] = []
+    private var memorySuppressed: [Bool] = []
+    private var memoryEpoch: [UInt64] = []
+    private var epoch: UInt64 = 0
+    init() {}
+
+    // MARK: Inspection
+
+    /// Keys with a live channel, in slot order.
+    var openChannelKeys: [AnyHashableSendable] {
+        run.indices.compactMap { index in
+            if case .channel = run[index] { return slotKey[index] }
+            return nil
+        }
+    }
+
+    /// Whether every registered run is a live channel and no timer is pending.
+    var isQuiescent: Bool {
+        for index in run.indices {
+            switch run[index] {
+            case .idle, .channel: break
+            case .starting, .oneShot, .waiting: return false
+            }
+            if deliverTimer[index] != nil || settleTimer[index] != nil { return false }
+        }
+        return true
+    }
+
+    /// The number of keys with a run, a timer, a channel or a throttle stamp.
+    var liveKeyCount: Int { slotIndex.count }
+
+    /// The number of keys in reconcile memory.
+    var reconciledCount: Int { memoryKey.count }
+
+    // MARK: Scheduling (§2.5)
+
+    /// Schedules one component. `traits` is non-nil for a channel payload.
+    mutating func schedule<I: EffectInterpreter>(
+        _ payload: Payload,
+        scheduling: EffectScheduling,
+        traits: ChannelTraits?,
+        now: Duration,
+        using interpreter: I
+    ) where I.Payload == Payload {
+        if scheduling.cancelsOnly {
+            if let id = scheduling.id {
+                cancel(key: id, using: interpreter)
+                suppress(id)
+            }
+            return
+        }
+        let key = scheduling.id ?? nextAnonymousKey()
+        if let traits {
+            scheduleChannel(payload, traits: traits, key: key, now: now, using: interpreter)
+            return
+        }
+        let slot = slotFor(key)
+        if case .throttle(let interval)? = scheduling.coalesce {
+            if let last = stamp[slot], now - last.at < last.interval {
+                freeIfEmpty(slot)
+                return
+            }
+            stamp[slot] = Stamp(at: now, interval: interval)
+        }
+        if scheduling.exclusive || scheduling.coalesce != nil {
+            replaceRun(slot, with: .idle)
+        }
+        var preWait = scheduling.delay ?? .zero
+        if case .debounce(let window)? = scheduling.coalesce { preWait += window }
+        let generation = nextGeneration()
+        if preWait > .zero {
+            replaceRun(slot, with: .starting(generation))
+            let timer = interpreter.startTimer(at: now + preWait, key: key, generation: generation, purpose: .start)
+            run[slot] = .waiting(generation, timer, payload)
+        } else {
+            start(payload, slot: slot, key: key, generation: generation, using: interpreter)
+        }
+    }
+
+    private mutating func start<I: EffectInterpreter>(
+        _ payload: Payload, slot: Int, key: AnyHashableSendable, generation: UInt64, using interpreter: I
+    ) where I.Payload == Payload {
+        replaceRun(slot, with: .starting(generation))
+        let token = interpreter.subscribe(payload, key: key, generation: generation)
+        run[slot] = .oneShot(generation, token)
+    }
+
+    /// A timer fired. Stale timers (cancelled or superseded) do nothing.
+    mutating func timerFired<I: EffectInterpreter>(
+        key: AnyHashableSendable,
+        generation: UInt64,
+        purpose: EffectTimerPurpose,
+        now: Duration,
+        using interpreter: I
+    ) where I.Payload == Payload {
+        guard let slot = slotIndex[key] else { return }
+        switch purpose {
+        case .start:
+            guard case .waiting(let current, _, let payload) = run[slot], current == generation else { return }
+            // The timer's own token is released here, after it fired: cancelling it is a no-op.
+            start(payload, slot: slot, key: key, generation: generation, using: interpreter)
+        case .deliver:
+            guard let pending = deliverTimer[slot], pending.generation == generation else { return }
+            deliverTimer[slot] = nil
+            if case .channel(_, _, let sink, _) = run[slot] {
+                interpreter.deliver(pending.payload, to: sink)
+            }
+            freeIfEmpty(slot)
+        case .settle:
+            guard let pending = settleTimer[slot], pending.generation == generation else { return }
+            settleTimer[slot] = nil
+            scheduleChannel(pending.payload, traits: pending.traits, key: key, now: now, using: interpreter)
+        }
+    }
+
+    /// A one-shot run or a channel completed. Only the run with this generation is removed (D9);
+    /// throttle stamps and reconcile memory stay.
+    mutating func complete<I: EffectInterpreter>(key: AnyHashableSendable, generation: UInt64, using interpreter: I) where I.Payload == Payload {
+        guard let slot = slotIndex[key], run[slot].generation == generation else { return }
+        switch run[slot] {
+        case .oneShot, .channel:
+            replaceRun(slot, with: .idle)
+            freeIfEmpty(slot)
+        case .idle, .starting, .waiting:
+            return
+        }
+    }
+
+    /// Cancels everything under `key`: the run or pending start, the channel and its pending
+    /// delivery, a pending settle, and the throttle stamp. Reconcile memory is kept.
+    mutating func cancel<I: EffectInterpreter>(key: AnyHashableSendable, using interpreter: I) where I.Payload == Payload {
+        guard let slot = slotIndex[key] else { return }
+        replaceRun(slot, with: .idle)
+        settleTimer[slot].map { $0.token.cancel() }
+        settleTimer[slot] = nil
+        stamp[slot] = nil
+        freeIfEmpty(slot)
+    }
+
+    /// Cancels every key: teardown. Every token is cancelled exactly once.
+    mutating func cancelAll<I: EffectInterpreter>(using interpreter: I) where I.Payload == Payload {
+        for key in slotKey.compactMap({ $0 }) { cancel(key: key, using: interpreter) }
+    }
+
+    // MARK: Channels (§3.2)
+
+    private mutating func scheduleChannel<I: EffectInterpreter>(
+        _ payload: Payload, traits: ChannelTraits, key: AnyHashableSendable, now: Duration, using interpreter: I
+    ) where I.Payload == Payload {
+        let slot = slotFor(key)
+        if case .channel(_, _, let sink, let delivery) = run[slot] {
+            switch delivery {
+            case .immediate:
+                interpreter.deliver(payload, to: sink)
+            case .throttle(let interval):
+                if let last = stamp[slot], now - last.at < last.interval { return }
+                stamp[slot] = Stamp(at: now, interval: interval)
+                interpreter.deliver(payload, to: sink)
+            case .debounce(let window):
+                deliverTimer[slot].map { $0.token.cancel() }
+                let generation = nextGeneration()
+                let token = interpreter.startTimer(at: now + window, key: key, generation: generation, purpose: .deliver)
+                deliverTimer[slot] = PendingTimer(generation: generation, token: token, payload: payload, traits: traits)
+            }
+            return
+        }
+        guard !traits.isPipeOnly else {
+            freeIfEmpty(slot)
+            return
+        }
+        let generation = nextGeneration()
+        replaceRun(slot, with: .starting(generation))
+        guard let opened = interpreter.open(payload, key: key, generation: generation) else {
+            run[slot] = .idle
+            freeIfEmpty(slot)
+            return
+        }
+        run[slot] = .channel(generation, opened.token, opened.sink, traits.delivery)
+        if traits.deliversOnOpen, case .throttle(let interval) = traits.delivery {
+            stamp[slot] = Stamp(at: now, interval: interval)
+        }
+    }
+
+    // MARK: Reconcile (§3.4, D5, D7, D8, D10)
+
+    /// Brings the live channels in line with the desired set. An unchanged set does nothing and
+    /// allocates nothing. Leavers are cancelled (in their previous order) before anything opens;
+    /// a first appearance opens at once; a reset-key change recreates (after `settle`, if any); a
+    /// broadcast change is delivered (or reopens a channel that is no longer live); a channel
+    /// cancelled by id stays closed until it leaves the set and comes back.
+    mutating func reconcile<I: EffectInterpreter>(
+        _ desired: [ReconcileEntry<Payload>],
+        now: Duration,
+        using interpreter: I
+    ) where I.Payload == Payload {
+        if isUnchanged(desired) { return }
+
+        // Deduplicate: a later entry replaces an earlier one with the same key, at the first position.
+        var position: [AnyHashableSendable: Int] = [:]
+        var unique: [ReconcileEntry<Payload>] = []
+        unique.reserveCapacity(desired.count)
+        for entry in desired {
+            if let existing = position[entry.key] {
+                unique[existing] = entry
+            } else {
+                position[entry.key] = unique.count
+                unique.append(entry)
+            }
+        }
+
+        // Leavers first, in their previous order (D7).
+        for (index, key) in memoryKey.enumerated() where position[key] == nil {
+            _ = index
+            cancel(key: key, using: interpreter)
+        }
+
+        var newSuppressed: [Bool] = []
+        newSuppressed.reserveCapacity(unique.count)
+        for entry in unique {
+            guard let old = memoryIndex[entry.key] else {
+                newSuppressed.append(false)
+                scheduleChannel(entry.payload, traits: entry.traits, key: entry.key, now: now, using: interpreter)
+                continue
+            }
+            let suppressed = memorySuppressed[old]
+            newSuppressed.append(suppressed)
+            if suppressed { continue }
+            if memoryReset[old] != entry.reset {
+                cancel(key: entry.key, using: interpreter)
+                openAfterSettle(entry, now: now, using: interpreter)
+            } else if memoryBroadcast[old] != entry.broadcast {
+                let slot = slotFor(entry.key)
+                if settleTimer[slot] != nil {
+                    settleTimer[slot]!.payload = entry.payload
+                    settleTimer[slot]!.traits = entry.traits
+                } else {
+                    scheduleChannel(entry.payload, traits: entry.traits, key: entry.key, now: now, using: interpreter)
+                }
+            }
+        }
+
+        memoryIndex = position
+        memoryKey = unique.map(\.key)
+        memoryReset = unique.map(\.reset)
+        memoryBroadcast = unique.map(\.broadcast)
+        memorySuppressed = newSuppressed
+        memoryEpoch = Array(repeating: epoch, count: unique.count)
+    }
+
+    /// True when every desired entry matches memory and no remembered key is missing. No allocation.
+    private mutating func isUnchanged(_ desired: [ReconcileEntry<Payload>]) -> Bool {
+        epoch &+= 1
+        var distinct = 0
+        for entry in desired {
+            guard let index = memoryIndex[entry.key],
+                  memoryReset[index] == entry.reset,
+                  memoryBroadcast[index] == entry.broadcast
+            else { return false }
+            if memoryEpoch[index] != epoch {
+                memoryEpoch[index] = epoch
+                distinct += 1
+            }
+        }
+        return distinct == memoryKey.count
+    }
+
+    private mutating func openAfterSettle<I: EffectInterpreter>(
+        _ entry: ReconcileEntry<Payload>, now: Duration, using interpreter: I
+    ) where I.Payload == Payload {
+        guard let settle = entry.settle, settle > .zero else {
+            scheduleChannel(entry.payload, traits: entry.traits, key: entry.key, now: now, using: interpreter)
+            return
+        }
+        let slot = slotFor(entry.key)
+        settleTimer[slot].map { $0.token.cancel() }
+        let generation = nextGeneration()
+        let token = interpreter.startTimer(at: now + settle, key: entry.key, generation: generation, purpose: .settle)
+        settleTimer[slot] = PendingTimer(generation: generation, token: token, payload: entry.payload, traits: entry.traits)
+    }
+
+    /// Marks a remembered supervised key as cancelled by id (D10).
+    private mutating func suppress(_ key: AnyHashableSendable) {
+        if let index = memoryIndex[key] { memorySuppressed[index] = true }
+    }
+
+    // MARK: Slots
+
+    private mutating func nextGeneration() -> UInt64 {
+        generationCounter &+= 1
+        return generationCounter
+    }
+
+    private mutating func nextAnonymousKey() -> AnyHashableSendable {
+        anonymousCounter &+= 1
+        return AnyHashableSendable(AnonymousEffectKey(value: anonymousCounter))
+    }
+
+    private mutating func slotFor(_ key: AnyHashableSendable) -> Int {
+        if let slot = slotIndex[key] { return slot }
+        let slot: Int
+        if let free = freeSlots.popLast() {
+            slot = free
+            slotKey[slot] = key
+        } else {
+            slot = run.count
+            slotKey.append(key)
+            run.append(.idle)
+            deliverTimer.append(nil)
+            settleTimer.append(nil)
+            stamp.append(nil)
+        }
+        slotIndex[key] = slot
+        return slot
+    }
+
+    /// Replaces a slot's run, cancelling the old run's token (and a channel's pending delivery).
+    private mutating func replaceRun(_ slot: Int, with newRun: Run) {
+        let old = run[slot]
+        run[slot] = newRun
+        switch old {
+        case .idle, .starting: break
+        case .oneShot(_, let token), .waiting(_, let token, _): token.cancel()
+        case .channel(_, let token, _, _):
+            deliverTimer[slot].map { $0.token.cancel() }
+            deliverTimer[slot] = nil
+            token.cancel()
+        }
+    }
+
+    private mutating func freeIfEmpty(_ slot: Int) {
+        guard case .idle = run[slot], deliverTimer[slot] == nil, settleTimer[slot] == nil, stamp[slot] == nil,
+              let key = slotKey[slot]
+        else { return }
+        slotIndex[key] = nil
+        slotKey[slot] = nil
+        freeSlots.append(slot)
+    }
+}

@@ -1,0 +1,66 @@
+import Synchronization
+
+/// One action waiting in the mailbox, with its causal depth.
+@usableFromInline
+internal struct Letter<Action: Sendable>: Sendable {
+    @usableFromInline var action: DispatchedAction<Action>
+    @usableFromInline var depth: Int
+
+    @inlinable
+    init(action: DispatchedAction<Action>, depth: Int) {
+        self.action = action
+        self.depth = depth
+    }
+}
+
+/// The single mailbox of actions sent by effects and channels (D6): callable from any thread, FIFO
+/// in posting order (so FIFO per emitter), drained once per main-actor turn by one scheduled drain
+/// — not one `Task` per action. Buffers are swapped, never reallocated, in steady state.
+@usableFromInline
+internal final class Mailbox<Action: Sendable>: Sendable {
+    private struct Contents: ~Copyable {
+        var letters: [Letter<Action>] = []
+        var drainScheduled = false
+    }
+
+    private let contents = Mutex(Contents())
+    private let scheduleDrain: @Sendable () -> Void
+
+    /// A mailbox that calls `scheduleDrain` once whenever it goes from empty to non-empty.
+    init(scheduleDrain: @escaping @Sendable () -> Void) {
+        self.scheduleDrain = scheduleDrain
+    }
+
+    /// Posts one action.
+    func post(_ letter: Letter<Action>) {
+        let schedule = contents.withLock { contents -> Bool in
+            contents.letters.append(letter)
+            guard !contents.drainScheduled else { return false }
+            contents.drainScheduled = true
+            return true
+        }
+        if schedule { scheduleDrain() }
+    }
+
+    /// Posts several actions in order.
+    func post(_ actions: [DispatchedAction<Action>], depth: Int) {
+        let schedule = contents.withLock { contents -> Bool in
+            for action in actions { contents.letters.append(Letter(action: action, depth: depth)) }
+            guard !contents.drainScheduled, !actions.isEmpty else { return false }
+            contents.drainScheduled = true
+            return true
+        }
+        if schedule { scheduleDrain() }
+    }
+
+    /// Swaps the waiting letters into `buffer` (which must be empty); later posts schedule a new drain.
+    func take(into buffer: inout [Letter<Action>]) {
+        contents.withLock { contents in
+            swap(&contents.letters, &buffer)
+            contents.drainScheduled = false
+        }
+    }
+
+    /// The number of letters waiting.
+    var count: Int { contents.withLock { $0.letters.count } }
+}

@@ -1,0 +1,382 @@
+/// The sole owner of mutable state and the interpreter of every effect: the only place state
+/// mutates and effects run.
+///
+/// For each dispatched action the Store runs the phases of SPEC §5.2:
+/// 1. **handle** — every reaction sees the pre-mutation state;
+/// 2. **mutate** — only when some unit mutates: every observer's `willChange`, the mutations in
+///    place (no copy of the state), every observer's `didChange`; an `.unchanged` fold notifies nobody;
+/// 3. **resolve** — effect readers run against the post-mutation state;
+/// 4. **schedule** — each effect component is scheduled by its policy;
+/// 5. **reconcile** — only when state changed and something supervises.
+///
+/// Processing is FIFO and never nested: actions dispatched synchronously while an action is being
+/// processed (by an observer, say) run in the same turn, after it. Actions from effects and
+/// channels go to one mailbox drained on a later main-actor turn.
+///
+/// ```swift
+/// let store = Store(initial: AppState(), behavior: appBehavior, environment: env)
+/// let token = store.observe(didChange: { render(store.state) })
+/// store.dispatch(.load(42))
+/// ```
+@MainActor
+public final class Store<Action: Sendable, State: Sendable, Environment: Sendable>: StoreType {
+    /// The state storage. Exclusivity is not checked dynamically: every access happens on the main
+    /// actor and the pipeline never nests, so accesses cannot overlap (reducers must not read the
+    /// store they run in — they get the state as `inout`).
+    @exclusivity(unchecked)
+    @usableFromInline
+    internal var storage: State
+
+    /// The environment effects and supervisions receive.
+    public let environment: Environment
+
+    @usableFromInline let behavior: Behavior<Action, State, Environment>
+    /// The reducer units of a reducer-only behavior, for the allocation-free fast path.
+    @usableFromInline let reducerUnits: [ReducerUnit<Action, State>]
+    /// Whether every reducer unit always applies (no pre-mutation test to run).
+    @usableFromInline let reducersAlwaysApply: Bool
+    @usableFromInline let supervisor: (@MainActor @Sendable (State) -> Supervision<Action, Environment>)?
+
+    @exclusivity(unchecked) @usableFromInline var observers = ObserverList()
+    @exclusivity(unchecked) @usableFromInline var isProcessing = false
+    @exclusivity(unchecked) @usableFromInline var queue: [Letter<Action>] = []
+    @exclusivity(unchecked) @usableFromInline var queueHead = 0
+    @exclusivity(unchecked) @usableFromInline var currentDepth = 0
+
+    // Reusable phase buffers (never nested, so never shared by two dispatches).
+    @usableFromInline var mutationSteps: [MutationStep<Action, State>] = []
+    @usableFromInline var producers: [Producer<Action, State, Environment>] = []
+    @usableFromInline var effects: [Effect<Action>] = []
+    private var mailboxBuffer: [Letter<Action>] = []
+
+    private var engine: EffectEngine<Action>!
+    private var mailbox: Mailbox<Action>!
+    /// Reads the live state (weakly): the getter behind `stateBefore` and `liveState`.
+    @usableFromInline var stateReader: (@MainActor @Sendable () -> State?)!
+
+    private var streamContinuations: [UInt64: AsyncStream<State>.Continuation] = [:]
+    private var streamTokens: [UInt64: SubscriptionToken] = [:]
+    private var nextStreamID: UInt64 = 0
+
+    /// The runaway-loop threshold of this Store (default ``StoreHooks/reentranceThreshold``),
+    /// clamped to at least 1: a synchronous drain, or a causal chain of effect actions, longer than
+    /// this is cut off and ``onReentranceDetected`` is called.
+    public var reentranceThreshold: Int {
+        get { threshold }
+        set { threshold = max(1, newValue) }
+    }
+    @usableFromInline var threshold: Int
+
+    /// Called when a runaway loop is cut off (default ``StoreHooks/onReentranceDetected``).
+    public var onReentranceDetected: @MainActor (StoreReentranceInfo) -> Void
+
+    /// Called for other detected misuse (default ``StoreHooks/onDiagnostic``).
+    public var onDiagnostic: @MainActor (StoreDiagnostic) -> Void
+
+    /// Creates a Store scheduling effects on `clock`, extracted from the environment once.
+    ///
+    /// If the behavior supervises, the initial state's channels are reconciled at once.
+    public init<C: Clock>(
+        initial: State,
+        behavior: Behavior<Action, State, Environment>,
+        environment: Environment,
+        clock: (Environment) -> C
+    ) where C.Duration == Duration {
+        storage = initial
+        self.environment = environment
+        self.behavior = behavior
+        var reducerUnits: [ReducerUnit<Action, State>] = []
+        for unit in behavior.units {
+            if case .reducer(let reducer) = unit { reducerUnits.append(reducer) }
+        }
+        self.reducerUnits = behavior.isReducerOnly ? reducerUnits : []
+        reducersAlwaysApply = !reducerUnits.isEmpty && reducerUnits.allSatisfy { $0.applies == nil }
+        supervisor = behavior.supervisor
+        threshold = max(1, StoreHooks.reentranceThreshold)
+        onReentranceDetected = StoreHooks.onReentranceDetected
+        onDiagnostic = StoreHooks.onDiagnostic
+        let engineClock = EngineClock(clock(environment))
+        stateReader = { [weak self] in self?.storage }
+        let mailbox = Mailbox<Action>(scheduleDrain: { [weak self] in
+            Task { @MainActor [weak self] in self?.drainMailbox() }
+        })
+        self.mailbox = mailbox
+        engine = EffectEngine(clock: engineClock, post: { action, depth in
+            mailbox.post(Letter(action: action, depth: depth))
+        })
+        if supervisor != nil { reconcile() }
+    }
+
+    /// Creates a Store with an environment, scheduling effects on a `ContinuousClock`.
+    public convenience init(initial: State, behavior: Behavior<Action, State, Environment>, environment: Environment) {
+        self.init(initial: initial, behavior: behavior, environment: environment, clock: { _ in ContinuousClock() })
+    }
+
+    /// Creates a Store from a reducer and a middleware (the reducer runs first).
+    public convenience init(
+        initial: State,
+        reducer: Reducer<Action, State>,
+        middleware: Middleware<Action, State, Environment>,
+        environment: Environment
+    ) {
+        self.init(initial: initial, behavior: Behavior(reducer: reducer, middleware: middleware), environment: environment)
+    }
+
+    isolated deinit {
+        engine.cancelAll()
+        for continuation in streamContinuations.values { continuation.finish() }
+    }
+
+    /// The current state.
+    @inlinable
+    public var state: State { storage }
+
+    // MARK: Dispatch
+
+    /// Dispatches an action: processed at once, or — when called while the Store is processing —
+    /// queued and processed in this turn after the current action (FIFO, never nested).
+    @inlinable
+    public func dispatch(_ action: Action, source: ActionSource) {
+        process(action, source: source, depth: 0)
+    }
+
+    @inlinable
+    internal func process(_ action: Action, source: ActionSource, depth: Int) {
+        if isProcessing {
+            queue.append(Letter(action: DispatchedAction(action, dispatcher: source), depth: depth))
+            return
+        }
+        isProcessing = true
+        runPhases(action, source: source, depth: depth)
+        if queueHead < queue.count { drainQueue() }
+        isProcessing = false
+    }
+
+    @inlinable
+    internal func runPhases(_ action: Action, source: ActionSource, depth: Int) {
+        guard behavior.isReducerOnly else {
+            runAllPhases(action, source: source, depth: depth)
+            return
+        }
+        if !reducersAlwaysApply {
+            var mutates = false
+            for unit in reducerUnits where unit.willMutate(action, storage) {
+                mutates = true
+                break
+            }
+            guard mutates else { return }
+        }
+        if observers.isEmpty {
+            for unit in reducerUnits { unit.run(action, &storage) }
+        } else {
+            notify(willChange: true)
+            for unit in reducerUnits { unit.run(action, &storage) }
+            notify(willChange: false)
+        }
+        if supervisor != nil { reconcile(depth: depth) }
+    }
+
+    /// Calls every observer's `willChange` (or `didChange`), in subscription order, skipping those
+    /// cancelled meanwhile and those added during this notification.
+    @inlinable
+    internal func notify(willChange: Bool) {
+        observers.notifying += 1
+        let count = observers.entries.count
+        var index = 0
+        while index < count {
+            let entry = observers.entries[index]
+            index &+= 1
+            if entry.cancellation.isCancelled {
+                observers.hasTombstones = true
+                continue
+            }
+            let callback = willChange ? entry.willChange : entry.didChange
+            callback?()
+        }
+        observers.notifying -= 1
+        if observers.hasTombstones { compactObservers() }
+    }
+
+    @usableFromInline
+    internal func compactObservers() {
+        observers.compact()
+    }
+
+    /// Every phase, for behaviors with reactions or producers.
+    @usableFromInline
+    internal func runAllPhases(_ action: Action, source: ActionSource, depth: Int) {
+        currentDepth = depth
+        // P1: handle, against the pre-mutation state.
+        let context = PreReducerContext<State>(source: source, stateBefore: stateReader)
+        mutationSteps.removeAll(keepingCapacity: true)
+        producers.removeAll(keepingCapacity: true)
+        for unit in behavior.units {
+            switch unit {
+            case .reducer(let reducer):
+                if reducer.willMutate(action, storage) { mutationSteps.append(.reducer(reducer)) }
+            case .producer(let produce):
+                if let reader = produce(action, context) { producers.append(reader) }
+            case .reaction(let react):
+                let reaction = react(action, context)
+                if case .mutation(let endo) = reaction.mutation { mutationSteps.append(.endo(endo)) }
+                if let producer = reaction.producer { producers.append(producer) }
+            case .supervision:
+                break
+            }
+        }
+        // P2: mutate in place, bracketed by one notification pair.
+        let mutated = !mutationSteps.isEmpty
+        if mutated {
+            notify(willChange: true)
+            for step in mutationSteps {
+                switch step {
+                case .reducer(let reducer): reducer.run(action, &storage)
+                case .endo(let endo): endo.runEndoMut(&storage)
+                }
+            }
+            notify(willChange: false)
+        }
+        mutationSteps.removeAll(keepingCapacity: true)
+        // P3: resolve every effect against the post-mutation state.
+        if !producers.isEmpty {
+            let post = PostReducerContext<State, Environment>(environment: environment, liveState: stateReader)
+            effects.removeAll(keepingCapacity: true)
+            for producer in producers { effects.append(producer.runReader(post)) }
+            producers.removeAll(keepingCapacity: true)
+            // P4: schedule each component in order.
+            for effect in effects { schedule(effect, depth: depth) }
+            effects.removeAll(keepingCapacity: true)
+        }
+        // P5: reconcile, only after a mutation.
+        if mutated, supervisor != nil { reconcile(depth: depth) }
+    }
+
+    /// Phase 4 for one effect: plain immediate actions go straight to the mailbox; everything else
+    /// goes through the engine's registry.
+    @usableFromInline
+    internal func schedule(_ effect: Effect<Action>, depth: Int) {
+        effect.forEachComponent { component in
+            let scheduling = component.scheduling
+            if scheduling.id == nil, scheduling.coalesce == nil, (scheduling.delay ?? .zero) <= .zero,
+               let actions = component.immediateActions {
+                mailbox.post(actions, depth: depth + 1)
+            } else {
+                engine.schedule(component, depth: depth + 1)
+            }
+        }
+    }
+
+    /// Phase 5: the supervisors' channels for the current state, reconciled by the engine.
+    @usableFromInline
+    internal func reconcile(depth: Int = 0) {
+        guard let supervisor else { return }
+        let channels = supervisor(storage).runReader(environment)
+        engine.reconcile(channels, depth: depth + 1)
+    }
+
+    /// Drains actions queued synchronously during processing, cutting off a runaway loop.
+    @usableFromInline
+    internal func drainQueue() {
+        var drained = 1
+        while queueHead < queue.count {
+            let letter = queue[queueHead]
+            if drained >= threshold {
+                reportRunaway(.synchronous, count: drained + 1, letter: letter)
+                break
+            }
+            queueHead += 1
+            drained += 1
+            runPhases(letter.action.action, source: letter.action.dispatcher, depth: letter.depth)
+        }
+        queue.removeAll(keepingCapacity: true)
+        queueHead = 0
+    }
+
+    /// Drains the mailbox (a later main-actor turn): effect and channel actions, in posting order.
+    internal func drainMailbox() {
+        var letters = mailboxBuffer
+        mailboxBuffer = []
+        mailbox.take(into: &letters)
+        for letter in letters {
+            if letter.depth > threshold {
+                reportRunaway(.throughEffects, count: letter.depth, letter: letter)
+                continue
+            }
+            process(letter.action.action, source: letter.action.dispatcher, depth: letter.depth)
+        }
+        letters.removeAll(keepingCapacity: true)
+        mailboxBuffer = letters
+    }
+
+    private func reportRunaway(_ kind: StoreReentranceInfo.Kind, count: Int, letter: Letter<Action>) {
+        onReentranceDetected(StoreReentranceInfo(
+            kind: kind,
+            drainedCount: count,
+            threshold: threshold,
+            source: letter.action.dispatcher,
+            actionDescription: String(describing: letter.action.action)
+        ))
+    }
+
+    // MARK: Observation
+
+    /// Registers an observer; see ``StoreType/observe(willChange:didChange:)``.
+    public func observe(willChange: (@MainActor () -> Void)?, didChange: (@MainActor () -> Void)?) -> SubscriptionToken {
+        let (id, flag) = observers.add(willChange: willChange, didChange: didChange)
+        return SubscriptionToken { [weak self] in
+            flag.cancel()
+            onMainActor { self?.observers.remove(id: id) }
+        }
+    }
+
+    /// The number of live observers.
+    public var observerCount: Int { observers.count }
+
+    /// The states after every change, as an async stream (starting with the current state).
+    public var stream: AsyncStream<State> {
+        let (stream, continuation) = AsyncStream<State>.makeStream(bufferingPolicy: .unbounded)
+        continuation.yield(storage)
+        nextStreamID &+= 1
+        let id = nextStreamID
+        streamContinuations[id] = continuation
+        streamTokens[id] = observe(didChange: { [weak self] in
+            guard let self else { return }
+            continuation.yield(self.storage)
+        })
+        continuation.onTermination = { [weak self] _ in
+            onMainActor {
+                self?.streamContinuations[id] = nil
+                self?.streamTokens[id] = nil
+            }
+        }
+        return stream
+    }
+
+    // MARK: Effects inspection
+
+    /// Cancels every effect, timer and channel registered under `id`.
+    public func cancelEffects(id: some Hashable & Sendable) {
+        engine.cancel(key: AnyHashableSendable(id))
+    }
+
+    /// The ids of the channels currently open.
+    public var openChannelIDs: [AnyHashableSendable] { engine.openChannelKeys }
+
+    /// Whether no effect run or timer is pending (live channels aside) and the mailbox is empty.
+    public var isIdle: Bool { engine.isQuiescent && mailbox.count == 0 }
+
+    /// The number of keys the effect registry holds (runs, timers, channels, throttle windows).
+    public var registeredEffectCount: Int { engine.liveKeyCount }
+}
+
+extension Store where Environment == Void {
+    /// Creates a Store from a behavior with no environment.
+    public convenience init(initial: State, behavior: Behavior<Action, State, Void>) {
+        self.init(initial: initial, behavior: behavior, environment: ())
+    }
+
+    /// Creates a Store from a reducer only (no effects).
+    public convenience init(initial: State, reducer: Reducer<Action, State>) {
+        self.init(initial: initial, behavior: reducer.asBehavior(), environment: ())
+    }
+}

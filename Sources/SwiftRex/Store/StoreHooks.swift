@@ -1,0 +1,68 @@
+/// Why the Store cut a dispatch chain short.
+public struct StoreReentranceInfo: Sendable, CustomStringConvertible {
+    /// How the runaway loop ran.
+    public enum Kind: Sendable, Equatable {
+        /// Actions dispatched synchronously while processing (observers, reducers' captured stores):
+        /// one drain reached the threshold.
+        case synchronous
+        /// Actions emitted by effects or channels, each caused by the previous: the causal chain
+        /// reached the threshold.
+        case throughEffects
+    }
+
+    /// How the loop ran.
+    public let kind: Kind
+    /// The count reached: the drained actions (synchronous) or the chain's depth (through effects), `threshold + 1`.
+    public let drainedCount: Int
+    /// The Store's threshold.
+    public let threshold: Int
+    /// The source of the first action that was dropped.
+    public let source: ActionSource?
+    /// `String(describing:)` of that action.
+    public let actionDescription: String
+
+    /// A description for logs.
+    public var description: String {
+        "Runaway dispatch loop (\(kind)): \(drainedCount) actions exceed the threshold of \(threshold); dropped \(actionDescription) from \(source.map(String.init(describing:)) ?? "unknown source")"
+    }
+}
+
+/// A misuse the Store detected and handled with a defined outcome instead of crashing.
+public struct StoreDiagnostic: Sendable, CustomStringConvertible {
+    /// What happened.
+    public let message: String
+    /// The source of the action involved, when there is one.
+    public let source: ActionSource?
+
+    /// A diagnostic.
+    public init(message: String, source: ActionSource?) {
+        self.message = message
+        self.source = source
+    }
+
+    /// The message with its source.
+    public var description: String {
+        source.map { "\(message) (\($0))" } ?? message
+    }
+}
+
+/// Global defaults for Store diagnostics, modelled on RxSwift's `Hooks`. Each Store copies them at
+/// initialisation and can override them (``Store/reentranceThreshold``, ``Store/onReentranceDetected``,
+/// ``Store/onDiagnostic``).
+@MainActor
+public enum StoreHooks {
+    /// The default runaway-loop threshold (clamped to at least 1 when a Store reads it).
+    public static var reentranceThreshold: Int = 1_000
+
+    /// The default handler for a runaway loop: logs the info (and asserts in debug builds).
+    public static var onReentranceDetected: @MainActor (StoreReentranceInfo) -> Void = { info in
+        print("SwiftRex: \(info)")
+        assertionFailure(info.description)
+    }
+
+    /// The default handler for other detected misuse (an action for a missing element, duplicate
+    /// ids): logs it.
+    public static var onDiagnostic: @MainActor (StoreDiagnostic) -> Void = { diagnostic in
+        print("SwiftRex: \(diagnostic)")
+    }
+}

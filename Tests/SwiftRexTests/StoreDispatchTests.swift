@@ -1,0 +1,121 @@
+import Testing
+import SwiftRex
+
+/// Waits (bounded) until `condition` holds, yielding the main actor between checks.
+@MainActor
+func eventually(_ condition: () -> Bool, turns: Int = 1_000) async -> Bool {
+    for _ in 0..<turns {
+        if condition() { return true }
+        await Task.yield()
+    }
+    return condition()
+}
+
+@MainActor
+@Suite struct StoreDispatchTests {
+    enum CounterAction: Sendable, Equatable { case add(Int), noop }
+
+    static let adder = Reducer<CounterAction, Int>.reduce { action, state in
+        if case .add(let amount) = action { state += amount }
+    }
+
+    @Test func dispatchMutatesInPlaceAndNotifiesWillChangeThenDidChange() {
+        let store = Store(initial: 0, reducer: Self.adder)
+        var log: [String] = []
+        let token = store.observe(willChange: { log.append("will \(store.state)") }, didChange: { log.append("did \(store.state)") })
+        store.dispatch(.add(2))
+        #expect(store.state == 2)
+        #expect(log == ["will 0", "did 2"])
+        _ = token
+    }
+
+    @Test func anIdentityReducerNotifiesNobody() {
+        let store = Store(initial: 0, reducer: Reducer<CounterAction, Int>.identity)
+        var calls = 0
+        let token = store.observe(willChange: { calls += 1 }, didChange: { calls += 1 })
+        store.dispatch(.add(1))
+        #expect(calls == 0)
+        _ = token
+    }
+
+    @Test func anObserverThatDispatchesDuringDidChangeIsProcessedAfterInFIFOOrder() {
+        let store = Store(initial: 0, reducer: Self.adder)
+        var seen: [Int] = []
+        var first = true
+        let token = store.observe(didChange: {
+            seen.append(store.state)
+            if first {
+                first = false
+                store.dispatch(.add(3))
+                store.dispatch(.add(2))
+                store.dispatch(.add(1))
+            }
+        })
+        store.dispatch(.add(0))
+        #expect(seen == [0, 3, 5, 6])
+        _ = token
+    }
+
+    @Test func observersAreCalledInSubscriptionOrderAndCancellingTakesEffectMidNotification() {
+        let store = Store(initial: 0, reducer: Self.adder)
+        var log: [Int] = []
+        var second: SubscriptionToken?
+        let first = store.observe(didChange: {
+            log.append(1)
+            second?.cancel()
+        })
+        second = store.observe(didChange: { log.append(2) })
+        let third = store.observe(didChange: { log.append(3) })
+        store.dispatch(.add(1))
+        #expect(log == [1, 3])
+        store.dispatch(.add(1))
+        #expect(log == [1, 3, 1, 3])
+        #expect(store.observerCount == 2)
+        _ = (first, third)
+    }
+
+    @Test func releasingAnObserverTokenStopsTheObservationAtOnce() {
+        let store = Store(initial: 0, reducer: Self.adder)
+        var calls = 0
+        var token: SubscriptionToken? = store.observe(didChange: { calls += 1 })
+        store.dispatch(.add(1))
+        token = nil
+        store.dispatch(.add(1))
+        #expect(calls == 1)
+        #expect(token == nil)
+    }
+
+    @Test func aSynchronousRunawayLoopIsCutOffAtTheThresholdAndReported() {
+        let store = Store(initial: 0, reducer: Self.adder)
+        store.reentranceThreshold = 10
+        var reports: [StoreReentranceInfo] = []
+        store.onReentranceDetected = { reports.append($0) }
+        let token = store.observe(didChange: { store.dispatch(.add(1)) })
+        store.dispatch(.add(1))
+        #expect(store.state == 10)
+        #expect(reports.count == 1)
+        #expect(reports.first?.kind == .synchronous)
+        #expect(reports.first?.drainedCount == 11)
+        #expect(reports.first?.threshold == 10)
+        _ = token
+    }
+
+    @Test func theThresholdIsClampedToAtLeastOne() {
+        let store = Store(initial: 0, reducer: Self.adder)
+        store.reentranceThreshold = 0
+        #expect(store.reentranceThreshold == 1)
+        store.onReentranceDetected = { _ in }
+        store.dispatch(.add(1))
+        #expect(store.state == 1)
+    }
+
+    @Test func releasingTheStoreReleasesItsState() {
+        weak var weakStore: Store<CounterAction, Int, Void>?
+        do {
+            let store = Store(initial: 0, reducer: Self.adder)
+            weakStore = store
+            store.dispatch(.add(1))
+        }
+        #expect(weakStore == nil)
+    }
+}
