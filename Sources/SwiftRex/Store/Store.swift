@@ -297,9 +297,12 @@ public final class Store<Action: Sendable, State: Sendable, Environment: Sendabl
         var letters = mailboxBuffer
         mailboxBuffer = []
         mailbox.take(into: &letters)
+        var reported = false
         for letter in letters {
             if letter.depth > threshold {
-                reportRunaway(.throughEffects, count: letter.depth, letter: letter)
+                // Dropped: the causal chain is too long. Reported once per drain.
+                if !reported { reportRunaway(.throughEffects, count: letter.depth, letter: letter) }
+                reported = true
                 continue
             }
             process(letter.action.action, source: letter.action.dispatcher, depth: letter.depth)
