@@ -5,17 +5,22 @@ let package = Package(
     name: "SwiftRex",
     products: [
         .library(name: "SwiftRex", targets: ["SwiftRex"]),
+        .library(name: "SwiftRexTesting", targets: ["SwiftRexTesting"]),
         .library(name: "SwiftRexTestSupport", targets: ["SwiftRexTestSupport"]),
     ],
     targets: [
         .target(name: "SwiftRex"),
+        .target(
+            name: "SwiftRexTesting",
+            dependencies: ["SwiftRex"]
+        ),
         .target(
             name: "SwiftRexTestSupport",
             dependencies: ["SwiftRex"]
         ),
         .testTarget(
             name: "SwiftRexTests",
-            dependencies: ["SwiftRex", "SwiftRexTestSupport"]
+            dependencies: ["SwiftRex", "SwiftRexTesting", "SwiftRexTestSupport"]
         ),
     ],
     swiftLanguageModes: [.v6]

@@ -39,14 +39,17 @@ public struct PreReducerContext<State> {
 public struct PostReducerContext<State, Environment> {
     /// The store's environment (dependencies).
     public let environment: Environment
+    /// The store's injected clock, date and UUID generators.
+    public let generators: StoreGenerators
     @usableFromInline
     internal let readState: @MainActor @Sendable () -> State?
 
-    /// A context over an environment and a live state reader.
+    /// A context over an environment, a live state reader and the store's generators.
     @inlinable
-    public init(environment: Environment, liveState: @escaping @MainActor @Sendable () -> State?) {
+    public init(environment: Environment, liveState: @escaping @MainActor @Sendable () -> State?, generators: StoreGenerators = .live) {
         self.environment = environment
         self.readState = liveState
+        self.generators = generators
     }
 
     /// The store's current state: this action's post-mutation state when read synchronously inside
@@ -59,20 +62,20 @@ public struct PostReducerContext<State, Environment> {
     @inlinable
     public func map<Local>(_ transform: @escaping @MainActor @Sendable (State) -> Local) -> PostReducerContext<Local, Environment> {
         let read = readState
-        return PostReducerContext<Local, Environment>(environment: environment, liveState: { read().map(transform) })
+        return PostReducerContext<Local, Environment>(environment: environment, liveState: { read().map(transform) }, generators: generators)
     }
 
     /// Narrows the state through a partial projection.
     @inlinable
     public func compactMap<Local>(_ transform: @escaping @MainActor @Sendable (State) -> Local?) -> PostReducerContext<Local, Environment> {
         let read = readState
-        return PostReducerContext<Local, Environment>(environment: environment, liveState: { read().flatMap(transform) })
+        return PostReducerContext<Local, Environment>(environment: environment, liveState: { read().flatMap(transform) }, generators: generators)
     }
 
     /// Narrows the environment.
     @inlinable
     public func mapEnvironment<Local>(_ transform: (Environment) -> Local) -> PostReducerContext<State, Local> {
-        PostReducerContext<State, Local>(environment: transform(environment), liveState: readState)
+        PostReducerContext<State, Local>(environment: transform(environment), liveState: readState, generators: generators)
     }
 }
 

@@ -1,3 +1,5 @@
+import Foundation
+
 /// The sole owner of mutable state and the interpreter of every effect: the only place state
 /// mutates and effects run.
 ///
@@ -29,6 +31,9 @@ public final class Store<Action: Sendable, State: Sendable, Environment: Sendabl
 
     /// The environment effects and supervisions receive.
     public let environment: Environment
+
+    /// The clock, date and UUID generators effects receive through ``PostReducerContext/generators``.
+    public let generators: StoreGenerators
 
     @usableFromInline let behavior: Behavior<Action, State, Environment>
     /// The reducer units of a reducer-only behavior, for the allocation-free fast path.
@@ -73,17 +78,22 @@ public final class Store<Action: Sendable, State: Sendable, Environment: Sendabl
     /// Called for other detected misuse (default ``StoreHooks/onDiagnostic``).
     public var onDiagnostic: @MainActor (StoreDiagnostic) -> Void
 
-    /// Creates a Store scheduling effects on `clock`, extracted from the environment once.
+    /// Creates a Store scheduling effects on `clock`, extracted from the environment once, and
+    /// handing effects the injected `date` and `uuid` generators.
     ///
     /// If the behavior supervises, the initial state's channels are reconciled at once.
     public init<C: Clock>(
         initial: State,
         behavior: Behavior<Action, State, Environment>,
         environment: Environment,
-        clock: (Environment) -> C
+        clock: (Environment) -> C,
+        date: @escaping @Sendable () -> Date = { Date() },
+        uuid: @escaping @Sendable () -> UUID = { UUID() }
     ) where C.Duration == Duration {
         storage = initial
         self.environment = environment
+        let schedulingClock = clock(environment)
+        generators = StoreGenerators(clock: schedulingClock, date: date, uuid: uuid)
         self.behavior = behavior
         var reducerUnits: [ReducerUnit<Action, State>] = []
         for unit in behavior.units {
@@ -95,7 +105,7 @@ public final class Store<Action: Sendable, State: Sendable, Environment: Sendabl
         threshold = max(1, StoreHooks.reentranceThreshold)
         onReentranceDetected = StoreHooks.onReentranceDetected
         onDiagnostic = StoreHooks.onDiagnostic
-        let engineClock = EngineClock(clock(environment))
+        let engineClock = EngineClock(schedulingClock)
         stateReader = { [weak self] in self?.storage }
         let mailbox = Mailbox<Action>(scheduleDrain: { [weak self] in
             Task { @MainActor [weak self] in self?.drainMailbox() }
@@ -239,7 +249,7 @@ public final class Store<Action: Sendable, State: Sendable, Environment: Sendabl
         mutationSteps.removeAll(keepingCapacity: true)
         // P3: resolve every effect against the post-mutation state.
         if !producers.isEmpty {
-            let post = PostReducerContext<State, Environment>(environment: environment, liveState: stateReader)
+            let post = PostReducerContext<State, Environment>(environment: environment, liveState: stateReader, generators: generators)
             effects.removeAll(keepingCapacity: true)
             for producer in producers { effects.append(producer.runReader(post)) }
             producers.removeAll(keepingCapacity: true)
@@ -305,10 +315,31 @@ public final class Store<Action: Sendable, State: Sendable, Environment: Sendabl
                 reported = true
                 continue
             }
-            process(letter.action.action, source: letter.action.dispatcher, depth: letter.depth)
+            if let interceptor = effectActionInterceptor {
+                interceptor(letter.action, letter.depth)
+            } else {
+                process(letter.action.action, source: letter.action.dispatcher, depth: letter.depth)
+            }
         }
         letters.removeAll(keepingCapacity: true)
         mailboxBuffer = letters
+    }
+
+    /// When set, effect and channel actions are handed to this closure (with their causal depth)
+    /// instead of being processed: the `TestStore` collects them for `receive` assertions.
+    @_spi(Testing)
+    public var effectActionInterceptor: (@MainActor (DispatchedAction<Action>, Int) -> Void)?
+
+    /// Drains the mailbox now instead of on a later turn.
+    @_spi(Testing)
+    public func drainEffectActionsNow() {
+        drainMailbox()
+    }
+
+    /// Processes an action that an effect emitted, with its causal depth (the `TestStore`'s receive path).
+    @_spi(Testing)
+    public func processEffectAction(_ action: DispatchedAction<Action>, depth: Int) {
+        process(action.action, source: action.dispatcher, depth: depth)
     }
 
     private func reportRunaway(_ kind: StoreReentranceInfo.Kind, count: Int, letter: Letter<Action>) {

@@ -1,0 +1,236 @@
+import Foundation
+import Testing
+@_spi(Testing) import SwiftRex
+
+/// A store for tests: the real `Store` pipeline (phases, effects, channels and reconcile), a
+/// ``ManualClock``, and assertions on every state change and every action effects send back.
+///
+/// Exhaustive by default: sending while received actions are unhandled, and finishing with
+/// unhandled actions, running effects or open channels, are recorded as test issues. Set
+/// ``exhaustive`` to `false` to assert only what you care about.
+///
+/// ```swift
+/// let store = TestStore(initial: Search.State(), behavior: search, environment: env)
+/// store.send(.query("swift")) { $0.query = "swift" }
+/// await store.advance(by: .milliseconds(300))
+/// await store.receive({ if case .results = $0 { true } else { false } }) { $0.results = ["SwiftRex"] }
+/// await store.finish()
+/// ```
+@MainActor
+public final class TestStore<Action: Sendable, State: Sendable & Equatable, Environment: Sendable> {
+    /// The store under test: the same pipeline as production.
+    public let store: Store<Action, State, Environment>
+    /// The manual clock the store schedules on; ``advance(by:)`` moves it.
+    public let clock: ManualClock
+    /// Whether every received action must be asserted and every effect finished (default `true`).
+    public var exhaustive: Bool
+    /// Actions sent by effects and channels, not yet asserted with `receive`.
+    public private(set) var receivedActions: [DispatchedAction<Action>] = []
+    private var receivedDepths: [Int] = []
+    private var finished = false
+
+    /// The current state.
+    public var state: State { store.state }
+
+    /// A test store over a behavior and an environment, on a fresh ``ManualClock``, with a fixed
+    /// date and sequential UUIDs.
+    public init(
+        initial: State,
+        behavior: Behavior<Action, State, Environment>,
+        environment: Environment,
+        exhaustive: Bool = true,
+        clock: ManualClock = ManualClock(),
+        date: @escaping @Sendable () -> Date = { Date(timeIntervalSince1970: 0) },
+        uuid: (@Sendable () -> UUID)? = nil
+    ) {
+        self.clock = clock
+        self.exhaustive = exhaustive
+        let generators = StoreGenerators.deterministic(clock: clock)
+        store = Store(initial: initial, behavior: behavior, environment: environment, clock: { _ in clock }, date: date, uuid: uuid ?? generators.uuid)
+        store.effectActionInterceptor = { [weak self] action, depth in
+            self?.receivedActions.append(action)
+            self?.receivedDepths.append(depth)
+        }
+    }
+
+    isolated deinit {
+        if exhaustive && !finished { checkExhaustion(sourceLocation: nil) }
+    }
+
+    // MARK: Sending
+
+    /// Dispatches `action` and asserts the resulting state: `assert` turns the state before into
+    /// the state expected after (omit it when the action must not change the state).
+    @discardableResult
+    public func send(
+        _ action: Action,
+        fileID: String = #fileID, filePath: String = #filePath, line: Int = #line, column: Int = #column,
+        assert: ((inout State) -> Void)? = nil
+    ) -> Self {
+        let location = SourceLocation(fileID: fileID, filePath: filePath, line: line, column: column)
+        collectReceived()
+        if exhaustive && !receivedActions.isEmpty {
+            Issue.record(
+                "Must handle \(receivedActions.count) received action(s) before sending \(action): \(describe(receivedActions))",
+                sourceLocation: location
+            )
+        }
+        var expected = store.state
+        assert?(&expected)
+        store.dispatch(action, source: ActionSource(file: fileID, function: "TestStore.send", line: UInt(line)))
+        expectState(expected, after: "sending \(action)", location: location)
+        return self
+    }
+
+    // MARK: Receiving
+
+    /// Pops the first action effects sent, checks it with `matches`, processes it and asserts the
+    /// resulting state. Waits (yielding the main actor, bounded) for async effects to send it.
+    /// A non-matching action is still processed, so later assertions stay meaningful.
+    public func receive(
+        _ matches: (Action) -> Bool,
+        fileID: String = #fileID, filePath: String = #filePath, line: Int = #line, column: Int = #column,
+        assert: ((inout State) -> Void)? = nil
+    ) async {
+        let location = SourceLocation(fileID: fileID, filePath: filePath, line: line, column: column)
+        guard let (received, depth) = await nextReceived() else {
+            Issue.record("Expected to receive an action, but none arrived", sourceLocation: location)
+            return
+        }
+        if !matches(received.action) {
+            Issue.record("Received \(received.action), which does not match", sourceLocation: location)
+        }
+        var expected = store.state
+        assert?(&expected)
+        store.processEffectAction(received, depth: depth)
+        expectState(expected, after: "receiving \(received.action)", location: location)
+    }
+
+    /// Receives an action equal to `action`; see ``receive(_:fileID:filePath:line:column:assert:)-(Action)->Bool``.
+    public func receive(
+        _ action: Action,
+        fileID: String = #fileID, filePath: String = #filePath, line: Int = #line, column: Int = #column,
+        assert: ((inout State) -> Void)? = nil
+    ) async where Action: Equatable {
+        await receive({ $0 == action }, fileID: fileID, filePath: filePath, line: line, column: column, assert: assert)
+    }
+
+    /// Receives an action in `prism`'s case; `assert` also gets the extracted payload.
+    public func receive<Value>(
+        _ prism: Prism<Action, Value>,
+        fileID: String = #fileID, filePath: String = #filePath, line: Int = #line, column: Int = #column,
+        assert: ((Value, inout State) -> Void)? = nil
+    ) async {
+        let location = SourceLocation(fileID: fileID, filePath: filePath, line: line, column: column)
+        guard let (received, depth) = await nextReceived() else {
+            Issue.record("Expected to receive an action, but none arrived", sourceLocation: location)
+            return
+        }
+        var expected = store.state
+        if let value = prism.preview(received.action) {
+            assert?(value, &expected)
+        } else {
+            Issue.record("Received \(received.action), which is not the expected case", sourceLocation: location)
+        }
+        store.processEffectAction(received, depth: depth)
+        expectState(expected, after: "receiving \(received.action)", location: location)
+    }
+
+    /// Drops the received actions without asserting them.
+    public func skipReceivedActions() async {
+        await settle()
+        receivedActions.removeAll()
+        receivedDepths.removeAll()
+    }
+
+    // MARK: Time
+
+    /// Advances the manual clock (firing the store's timers synchronously), then lets async
+    /// effects that were waiting on it run.
+    public func advance(by duration: Duration) async {
+        clock.advance(by: duration)
+        await settle()
+    }
+
+    /// Yields the main actor until effects stop sending (bounded), collecting what they sent.
+    public func settle(turns: Int = 100) async {
+        var quiet = 0
+        var lastCount = -1
+        for _ in 0..<turns {
+            collectReceived()
+            if receivedActions.count == lastCount && store.isIdle {
+                quiet += 1
+                if quiet >= 3 { break }
+            } else {
+                quiet = 0
+            }
+            lastCount = receivedActions.count
+            await Task.yield()
+        }
+        collectReceived()
+    }
+
+    /// Ends the test: in exhaustive mode, records an issue for every unhandled received action,
+    /// every effect still running and every channel still open.
+    public func finish(fileID: String = #fileID, filePath: String = #filePath, line: Int = #line, column: Int = #column) async {
+        await settle()
+        finished = true
+        if exhaustive {
+            checkExhaustion(sourceLocation: SourceLocation(fileID: fileID, filePath: filePath, line: line, column: column))
+        }
+    }
+
+    // MARK: Private
+
+    private func collectReceived() {
+        store.drainEffectActionsNow()
+    }
+
+    private func nextReceived() async -> (DispatchedAction<Action>, Int)? {
+        for _ in 0..<1_000 {
+            collectReceived()
+            if !receivedActions.isEmpty {
+                return (receivedActions.removeFirst(), receivedDepths.removeFirst())
+            }
+            await Task.yield()
+        }
+        return nil
+    }
+
+    private func expectState(_ expected: State, after step: String, location: SourceLocation) {
+        let actual = store.state
+        guard expected != actual else { return }
+        Issue.record("State after \(step) differs from the expected state \(stateDifference(expected: expected, actual: actual))", sourceLocation: location)
+    }
+
+    private func checkExhaustion(sourceLocation: SourceLocation?) {
+        collectReceived()
+        var problems: [String] = []
+        if !receivedActions.isEmpty { problems.append("\(receivedActions.count) received action(s) not asserted: \(describe(receivedActions))") }
+        if !store.isIdle { problems.append("effects are still running or waiting on the clock (\(store.registeredEffectCount) registered)") }
+        if !store.openChannelIDs.isEmpty { problems.append("channels are still open: \(store.openChannelIDs)") }
+        guard !problems.isEmpty else { return }
+        let message = Comment(rawValue: "TestStore finished with " + problems.joined(separator: "; "))
+        if let sourceLocation {
+            Issue.record(message, sourceLocation: sourceLocation)
+        } else {
+            Issue.record(message)
+        }
+    }
+
+    private func describe(_ actions: [DispatchedAction<Action>]) -> String {
+        actions.map { "\($0.action)" }.joined(separator: ", ")
+    }
+}
+
+extension TestStore where Environment == Void {
+    /// A test store over a behavior with no environment.
+    public convenience init(initial: State, behavior: Behavior<Action, State, Void>, exhaustive: Bool = true, clock: ManualClock = ManualClock()) {
+        self.init(initial: initial, behavior: behavior, environment: (), exhaustive: exhaustive, clock: clock)
+    }
+
+    /// A test store over a reducer.
+    public convenience init(initial: State, reducer: Reducer<Action, State>, exhaustive: Bool = true) {
+        self.init(initial: initial, behavior: reducer.asBehavior(), environment: (), exhaustive: exhaustive)
+    }
+}

@@ -1,0 +1,113 @@
+import Testing
+import SwiftRex
+import SwiftRexTesting
+
+@MainActor
+@Suite struct TestStoreTests {
+    enum Action: Sendable, Equatable { case search(String), results([String]), goLive, goOffline, ping, pong }
+    struct State: Sendable, Equatable {
+        var query = ""
+        var results: [String] = []
+        var isLive = false
+        var pongs = 0
+    }
+
+    static let feature = Behavior<Action, State, Void>
+        .reduce { action, state in
+            switch action {
+            case .search(let query): state.query = query
+            case .results(let results): state.results = results
+            case .goLive: state.isLive = true
+            case .goOffline: state.isLive = false
+            case .pong: state.pongs += 1
+            case .ping: break
+            }
+        }
+        .produce { action, _ in
+            switch action {
+            case .search(let query):
+                return Producer { _ in .just(.results([query.uppercased()]), scheduling: .debounce(id: "search", delay: .milliseconds(300))) }
+            case .ping:
+                return Producer { _ in .just(.pong) }
+            default:
+                return .doNothing
+            }
+        }
+        .supervise { state in
+            Supervision { _ in
+                state.isLive ? [Channel<Action>(id: "live") { _ in ChannelHandler<Never>.cancelOnly {} }] : []
+            }
+        }
+
+    @Test func sendAndReceiveAssertEveryStateChange() async {
+        let store = TestStore(initial: State(), behavior: Self.feature)
+        store.send(.ping)
+        await store.receive(.pong) { $0.pongs = 1 }
+        await store.finish()
+    }
+
+    @Test func debouncedEffectsWaitForTheManualClock() async {
+        let store = TestStore(initial: State(), behavior: Self.feature)
+        store.send(.search("s")) { $0.query = "s" }
+        await store.advance(by: .milliseconds(100))
+        store.send(.search("sw")) { $0.query = "sw" }
+        await store.advance(by: .milliseconds(300))
+        await store.receive(.results(["SW"])) { $0.results = ["SW"] }
+        await store.finish()
+    }
+
+    @Test func aWrongStateAssertionRecordsTheDifference() async {
+        let store = TestStore(initial: State(), behavior: Self.feature)
+        withKnownIssue {
+            store.send(.search("a")) { $0.query = "b" }
+        } matching: { issue in
+            let text = String(describing: issue)
+            return text.contains("differs") && text.contains("− ") && text.contains("+ ")
+        }
+        await store.advance(by: .milliseconds(300))
+        await store.receive(.results(["A"])) { $0.results = ["A"] }
+        await store.finish()
+    }
+
+    @Test func finishingWithUnhandledActionsIsAnIssueWhenExhaustive() async {
+        let store = TestStore(initial: State(), behavior: Self.feature)
+        store.send(.ping)
+        await withKnownIssue {
+            await store.finish()
+        } matching: { issue in
+            String(describing: issue).contains("not asserted")
+        }
+    }
+
+    @Test func aNonExhaustiveStoreIgnoresWhatIsNotAsserted() async {
+        let store = TestStore(initial: State(), behavior: Self.feature, exhaustive: false)
+        store.send(.ping)
+        store.send(.goLive) { $0.isLive = true }
+        await store.finish()
+    }
+
+    @Test func theTestStoreReconcilesSupervisionLikeTheStore() async {
+        let store = TestStore(initial: State(), behavior: Self.feature)
+        store.send(.goLive) { $0.isLive = true }
+        #expect(store.store.openChannelIDs == [AnyHashableSendable("live")])
+        await withKnownIssue {
+            await store.finish()
+        } matching: { issue in
+            String(describing: issue).contains("channels are still open")
+        }
+        store.send(.goOffline) { $0.isLive = false }
+        #expect(store.store.openChannelIDs.isEmpty)
+    }
+
+    @Test func receivingTheWrongActionIsAnIssueButStillProcessesIt() async {
+        let store = TestStore(initial: State(), behavior: Self.feature)
+        store.send(.ping)
+        await withKnownIssue {
+            await store.receive(.results([])) { $0.pongs = 1 }
+        } matching: { issue in
+            String(describing: issue).contains("does not match")
+        }
+        #expect(store.state.pongs == 1)
+        await store.finish()
+    }
+}
