@@ -20,6 +20,7 @@ internal final class EffectEngine<Action: Sendable>: EffectInterpreter {
     /// Posts an emitted action with its depth; callable from any thread.
     private let post: @Sendable (DispatchedAction<Action>, Int) -> Void
     private var isBusy = false
+    private var reconcileBuffer: [ReconcileEntry<Payload>] = []
     private var deferredCompletions: [(key: AnyHashableSendable, generation: UInt64)] = []
     private var deferredTimers: [(key: AnyHashableSendable, generation: UInt64, purpose: EffectTimerPurpose)] = []
 
@@ -41,8 +42,10 @@ internal final class EffectEngine<Action: Sendable>: EffectInterpreter {
 
     /// Reconciles the supervised channels (phase 5).
     func reconcile(_ channels: Keep<Action>, depth: Int) {
-        var entries: [ReconcileEntry<Payload>] = []
-        entries.reserveCapacity(channels.count)
+        // A reused buffer: an unchanged desired set reconciles without allocating.
+        var entries = reconcileBuffer
+        reconcileBuffer = []
+        entries.removeAll(keepingCapacity: true)
         for channel in channels {
             guard let payload = channel.component.channel else { continue }
             entries.append(ReconcileEntry(
@@ -57,6 +60,8 @@ internal final class EffectEngine<Action: Sendable>: EffectInterpreter {
         perform { engine in
             engine.machine.reconcile(entries, now: engine.clock.now(), using: engine)
         }
+        entries.removeAll(keepingCapacity: true)
+        reconcileBuffer = entries
     }
 
     /// Cancels everything under `key`.
