@@ -8,6 +8,9 @@ let package = Package(
     products: [
         .executable(name: "swiftrex-lab", targets: ["SwiftRexLab"]),
     ],
+    dependencies: [
+        .package(name: "SwiftRex", path: ".."),
+    ],
     targets: [
         // jemalloc replaces malloc for the whole lab executable; its statistics
         // give exact allocation counts.
@@ -23,7 +26,10 @@ let package = Package(
         .target(name: "Baselines"),
         .executableTarget(
             name: "SwiftRexLab",
-            dependencies: ["CJemalloc", "LabCore", "Baselines"]
+            dependencies: [
+                "CJemalloc", "LabCore", "Baselines",
+                .product(name: "SwiftRex", package: "SwiftRex"),
+            ]
         ),
         .testTarget(name: "LabCoreTests", dependencies: ["LabCore", "Baselines"]),
     ],

@@ -12,13 +12,20 @@ public struct PayloadState: Sendable, Equatable {
     }
 }
 
-/// The raw control of the zero-copy scenarios: the same mutation, written directly.
+/// The raw control of the zero-copy scenarios: the same mutation written as a
+/// plain function on the caller's variable (no closure, no library). It is
+/// `@inline(never)` so the loop below cannot be folded into one addition, which
+/// would measure the optimiser rather than the mutation.
+@inline(never)
+public func rawPayloadMutate(_ state: inout PayloadState) {
+    state.scalar &+= 1
+    state.payload[0] &+= 1
+}
+
+/// Runs `rawPayloadMutate` `iterations` times on the caller's variable, in place.
 @inline(never)
 public func rawPayloadLoop(state: inout PayloadState, iterations: Int) {
-    for _ in 0..<iterations {
-        state.scalar &+= 1
-        state.payload[0] &+= 1
-    }
+    for _ in 0..<iterations { rawPayloadMutate(&state) }
 }
 
 /// 64 bytes of inline storage.
@@ -78,7 +85,9 @@ public func rawBigReduce(_ action: CounterAction, _ state: inout BigState, probe
 }
 
 /// Measures stack distance between a call site and a reducer body.
-public final class StackProbe {
+/// `@unchecked Sendable` so `@Sendable` reducer closures can capture it; the lab
+/// uses it from the main thread only.
+public final class StackProbe: @unchecked Sendable {
     /// Stack address last recorded inside a body (0 when not recording).
     public private(set) var bodyAddress: UInt = 0
     /// Whether `recordBody` records (off in timed loops).

@@ -119,25 +119,25 @@ struct SwiftRexLab {
         let body = scenario.setup(size)
         body.run(options.iterations) // warm-up: one-time lazy allocations are not profiled
         let counter = try? AllocationCounter()
-        let before = counter?.snapshot()
         let label = RecordKey(name: scenario.name, size: scenario.sizes == nil ? nil : size).description
-        if HeapProfiler.isEnabled {
-            let path = options.dumpPath ?? "swiftrex-lab.\(scenario.name).heap"
+        let profiling = HeapProfiler.isEnabled
+        if profiling {
             HeapProfiler.reset()
             HeapProfiler.setActive(true)
-            body.run(options.iterations)
+        }
+        let before = counter?.snapshot()
+        body.run(options.iterations)
+        let delta = before.flatMap { before in counter?.snapshot().since(before) }
+        if profiling {
             HeapProfiler.setActive(false)
+            let path = options.dumpPath ?? "swiftrex-lab.\(scenario.name).heap"
             guard HeapProfiler.dump(to: path) else { return fail("prof.dump to '\(path)' failed") }
             print("profiled \(label): \(options.iterations) iterations; heap profile written to \(path)")
         } else {
-            body.run(options.iterations)
-            print("profiled \(label): \(options.iterations) iterations (jemalloc profiling not enabled: \(HeapProfiler.isSupported ? "start with MALLOC_CONF=prof:true" : "this jemalloc lacks --enable-prof"))")
+            print("ran \(label): \(options.iterations) iterations (jemalloc heap profiling is off: \(HeapProfiler.isSupported ? "start with MALLOC_CONF=prof:true" : "this jemalloc lacks --enable-prof"))")
         }
-        if let counter, let before {
-            let delta = counter.snapshot().since(before)
-            if delta.count > 0 || HeapProfiler.isEnabled {
-                print("allocations in the profiled loop: \(delta.count) (\(format(Double(delta.count) / Double(options.iterations))) per op), \(delta.bytes) bytes")
-            }
+        if let delta, delta.count > 0 || profiling {
+            print("jemalloc counted \(delta.count) allocations in the loop (\(format(Double(delta.count) / Double(options.iterations))) per op), \(delta.bytes) bytes")
         }
         return .success
     }

@@ -7,7 +7,9 @@ enum ScenarioRegistry {
     /// All scenarios.
     static var all: [Scenario] {
         BaselineScenarios.all
-            + EndoMutScenarios.raw
-            + StackScenarios.raw
+            + ReducerScenarios.all
+            + EndoMutScenarios.all
+            + BehaviorScenarios.all
+            + StackScenarios.all
     }
 }
