@@ -59,7 +59,7 @@ public struct RunConfiguration: Sendable, Equatable {
     /// Iterations used for allocation counting unless a scenario overrides it.
     public static let defaultAllocationIterations = 1000
     /// `--quick`: few short samples (CI, smoke runs).
-    public static let quick = RunConfiguration(mode: "quick", samples: 9, targetSampleNanoseconds: 10_000_000)
+    public static let quick = RunConfiguration(mode: "quick", samples: 15, targetSampleNanoseconds: 10_000_000)
     /// Default: more, longer samples.
     public static let full = RunConfiguration(mode: "full", samples: 31, targetSampleNanoseconds: 40_000_000)
 }
