@@ -42,10 +42,7 @@ extension Behavior {
         if isReducerOnly {
             var mutated = false
             for unit in units {
-                if case .reducer(let reducer) = unit, reducer.willMutate(action, state) {
-                    mutated = true
-                    break
-                }
+                if case .reducer(let reducer) = unit, reducer.willMutate(action, state) { mutated = true }
             }
             guard mutated else { return BehaviorStep(mutated: false, effect: .empty) }
             for unit in units {

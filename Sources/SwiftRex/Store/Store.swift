@@ -75,9 +75,6 @@ public final class Store<Action: Sendable, State: Sendable, Environment: Sendabl
     /// Called when a runaway loop is cut off (default ``StoreHooks/onReentranceDetected``).
     public var onReentranceDetected: @MainActor (StoreReentranceInfo) -> Void
 
-    /// Called for other detected misuse (default ``StoreHooks/onDiagnostic``).
-    public var onDiagnostic: @MainActor (StoreDiagnostic) -> Void
-
     /// Creates a Store scheduling effects on `clock`, extracted from the environment once, and
     /// handing effects the injected `date` and `uuid` generators.
     ///
@@ -104,7 +101,6 @@ public final class Store<Action: Sendable, State: Sendable, Environment: Sendabl
         supervisor = behavior.supervisor
         threshold = max(1, StoreHooks.reentranceThreshold)
         onReentranceDetected = StoreHooks.onReentranceDetected
-        onDiagnostic = StoreHooks.onDiagnostic
         let engineClock = EngineClock(schedulingClock)
         stateReader = { [weak self] in self?.storage }
         let mailbox = Mailbox<Action>(scheduleDrain: { [weak self] in
@@ -169,11 +165,9 @@ public final class Store<Action: Sendable, State: Sendable, Environment: Sendabl
             return
         }
         if !reducersAlwaysApply {
+            // Every unit is asked (no early exit) so each lifted unit can report a missing element.
             var mutates = false
-            for unit in reducerUnits where unit.willMutate(action, storage) {
-                mutates = true
-                break
-            }
+            for unit in reducerUnits where unit.willMutate(action, storage) { mutates = true }
             guard mutates else { return }
         }
         if observers.isEmpty {

@@ -27,15 +27,26 @@ public struct StoreReentranceInfo: Sendable, CustomStringConvertible {
     }
 }
 
-/// A misuse the Store detected and handled with a defined outcome instead of crashing.
+/// A misuse the library detected and handled with a defined outcome instead of crashing.
 public struct StoreDiagnostic: Sendable, CustomStringConvertible {
+    /// The kind of misuse.
+    public enum Kind: Sendable, Equatable {
+        /// An action addressed an element id that is not in the collection: it was dropped.
+        case missingElement
+        /// An identified collection holds the same id more than once: actions reach the first occurrence.
+        case duplicateID
+    }
+
+    /// The kind of misuse.
+    public let kind: Kind
     /// What happened.
     public let message: String
-    /// The source of the action involved, when there is one.
+    /// The source of the action involved, when known.
     public let source: ActionSource?
 
     /// A diagnostic.
-    public init(message: String, source: ActionSource?) {
+    public init(kind: Kind, message: String, source: ActionSource?) {
+        self.kind = kind
         self.message = message
         self.source = source
     }
@@ -44,6 +55,17 @@ public struct StoreDiagnostic: Sendable, CustomStringConvertible {
     public var description: String {
         source.map { "\(message) (\($0))" } ?? message
     }
+}
+
+/// Reports a diagnostic: to the task-local ``StoreHooks/diagnosticHandler`` when one is set (tests),
+/// else to ``StoreHooks/onDiagnostic`` on the main actor.
+@usableFromInline
+internal func reportDiagnostic(_ diagnostic: StoreDiagnostic) {
+    if let handler = StoreHooks.diagnosticHandler {
+        handler(diagnostic)
+        return
+    }
+    onMainActor { StoreHooks.onDiagnostic(diagnostic) }
 }
 
 /// Global defaults for Store diagnostics, modelled on RxSwift's `Hooks`. Each Store copies them at
@@ -60,9 +82,21 @@ public enum StoreHooks {
         assertionFailure(info.description)
     }
 
-    /// The default handler for other detected misuse (an action for a missing element, duplicate
-    /// ids): logs it.
+    /// The handler for other detected misuse: logs it; a duplicate id also asserts in debug builds (D12).
     public static var onDiagnostic: @MainActor (StoreDiagnostic) -> Void = { diagnostic in
         print("SwiftRex: \(diagnostic)")
+        if diagnostic.kind == .duplicateID { assertionFailure(diagnostic.description) }
     }
+
+    /// A task-local override of ``onDiagnostic``, called synchronously where the misuse is
+    /// detected: scope it around a test with `StoreHooks.$diagnosticHandler.withValue(…) { … }`.
+    public nonisolated static var diagnosticHandler: (@Sendable (StoreDiagnostic) -> Void)? {
+        DiagnosticOverride.handler
+    }
+}
+
+/// Storage of the task-local diagnostic override (task-locals cannot live on a main-actor type).
+public enum DiagnosticOverride {
+    /// The override; see ``StoreHooks/diagnosticHandler``.
+    @TaskLocal public static var handler: (@Sendable (StoreDiagnostic) -> Void)?
 }

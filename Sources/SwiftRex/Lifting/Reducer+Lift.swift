@@ -1,0 +1,105 @@
+// The lift hosts of `Reducer`: the same lifting logic as `Behavior` and `Middleware`
+// (`UnitLifting.swift`), keeping only the reducer units. A reducer carries no environment, so its
+// scopes leave the environment lane unset.
+
+extension Reducer {
+    @inlinable
+    internal var behaviorUnits: [BehaviorUnit<ActionType, StateType, Void>] {
+        units.map { .reducer($0) }
+    }
+
+    @inlinable
+    internal init(lifted: [BehaviorUnit<ActionType, StateType, Void>]) {
+        self.init(units: lifted.compactMap { unit in
+            if case .reducer(let reducer) = unit { return reducer }
+            return nil
+        })
+    }
+
+    @inlinable
+    internal static func neverEmbeds<Local, Global>(_: Local) -> Global {
+        preconditionFailure("Internal inconsistency: a reducer unit never emits actions")
+    }
+
+    /// Lifts this reducer into the app's types: the action lane extracts (a miss mutates nothing
+    /// and reports `.unchanged`), the state lane mutates the slice in place (an absent affine focus
+    /// is skipped).
+    ///
+    /// ```swift
+    /// counter.lift(.action(AppAction.prism.counter).state(\.counter))
+    /// ```
+    @inlinable
+    public func lift<AL: ExtractsAction, SL: WritesState>(
+        _ scope: Relay.Scope<AL, SL, Relay.Identity<Void>>
+    ) -> Reducer<AL.GlobalAction, SL.GlobalState> where AL.LocalAction == ActionType, SL.LocalState == StateType {
+        let action = scope.action
+        let lift = FocusLift<ActionType, StateType, Void, AL.GlobalAction, SL.GlobalState, Void>(
+            extract: { action.extract($0) }, embed: Self.neverEmbeds, state: scope.state, environment: scope.environment
+        )
+        return Reducer<AL.GlobalAction, SL.GlobalState>(lifted: lift.lift(behaviorUnits))
+    }
+
+    /// Lifts action and state through a prism and a writable key path.
+    @inlinable
+    public func lift<GlobalAction: Sendable, GlobalState: Sendable>(
+        action: Prism<GlobalAction, ActionType>, state: WritableKeyPath<GlobalState, StateType>
+    ) -> Reducer<GlobalAction, GlobalState> {
+        lift(.action(action).state(state))
+    }
+
+    /// Lifts action and state through a prism and a lens.
+    @inlinable
+    public func lift<GlobalAction: Sendable, GlobalState: Sendable>(
+        action: Prism<GlobalAction, ActionType>, state: Lens<GlobalState, StateType>
+    ) -> Reducer<GlobalAction, GlobalState> {
+        lift(.action(action).state(state))
+    }
+
+    /// Lifts action and state through a prism and an affine traversal (skipped while absent).
+    @inlinable
+    public func lift<GlobalAction: Sendable, GlobalState: Sendable>(
+        action: Prism<GlobalAction, ActionType>, state: AffineTraversal<GlobalState, StateType>
+    ) -> Reducer<GlobalAction, GlobalState> {
+        lift(.action(action).state(state))
+    }
+
+    /// Routes an addressed action to one element of a collection, located in O(1) amortised and
+    /// mutated in place. An action for an absent element is dropped and reported.
+    ///
+    /// ```swift
+    /// item.liftCollection(.action(AppAction.prism.row).state(\.rows))
+    /// ```
+    @inlinable
+    public func liftCollection<GlobalAction: Sendable, ID: Hashable & Sendable, SL: KeyedState>(
+        _ scope: Relay.Scope<Relay.ActionElement<GlobalAction, ID, ActionType>, SL, Relay.Identity<Void>>,
+        site: LiftSite? = nil,
+        file: String = #fileID, line: UInt = #line, column: UInt = #column
+    ) -> Reducer<GlobalAction, SL.GlobalState> where SL.Element == StateType, SL.ID == ID, SL.GlobalState: Sendable {
+        let preview = scope.action.preview
+        let lift = ElementLift<ActionType, StateType, Void, GlobalAction, SL.GlobalState, Void, ID>(
+            addressed: { preview($0).map { ($0.id, $0.action) } },
+            broadcast: nil,
+            embed: scope.action.review,
+            state: scope.state, environment: scope.environment,
+            site: site ?? LiftSite(file: file, line: line, column: column)
+        )
+        return Reducer<GlobalAction, SL.GlobalState>(lifted: lift.lift(behaviorUnits))
+    }
+
+    /// Applies one broadcast action to every present element, walking storage once, in place.
+    @inlinable
+    public func liftEach<GlobalAction: Sendable, ID: Hashable & Sendable, SL: KeyedState>(
+        _ scope: Relay.Scope<Relay.ActionBroadcast<GlobalAction, ID, ActionType>, SL, Relay.Identity<Void>>,
+        site: LiftSite? = nil,
+        file: String = #fileID, line: UInt = #line, column: UInt = #column
+    ) -> Reducer<GlobalAction, SL.GlobalState> where SL.Element == StateType, SL.ID == ID, SL.GlobalState: Sendable {
+        let lift = ElementLift<ActionType, StateType, Void, GlobalAction, SL.GlobalState, Void, ID>(
+            addressed: nil,
+            broadcast: scope.action.preview,
+            embed: scope.action.review,
+            state: scope.state, environment: scope.environment,
+            site: site ?? LiftSite(file: file, line: line, column: column)
+        )
+        return Reducer<GlobalAction, SL.GlobalState>(lifted: lift.lift(behaviorUnits))
+    }
+}

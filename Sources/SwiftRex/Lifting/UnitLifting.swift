@@ -1,0 +1,324 @@
+// The lifting logic, written once over flat units and shared by Reducer, Middleware and
+// Behavior: each host converts its units to `BehaviorUnit`s, lifts them here, and keeps the kinds
+// it holds. Every lift mutates in place through its lane, keeps `.unchanged` honest (a prism miss
+// or an absent focus never reports a mutation), and carries the supervise axis.
+
+/// How a total or affine lift maps one feature into the app: the action lane, the state focus,
+/// the environment narrowing, and whether an absent focus silences the unit entirely.
+@usableFromInline
+internal struct FocusLift<LA: Sendable, LS: Sendable, LE: Sendable, GA: Sendable, GS: Sendable, GE: Sendable>: Sendable {
+    @usableFromInline let extract: @Sendable (GA) -> LA?
+    @usableFromInline let embed: @Sendable (LA) -> GA
+    @usableFromInline let isTotal: Bool
+    @usableFromInline let preview: @Sendable (GS) -> LS?
+    @usableFromInline let tryModify: @Sendable (inout GS, (inout LS) -> Void) -> Bool
+    @usableFromInline let narrow: @Sendable (GE) -> LE
+    /// `liftOptional`: while the focus is absent the unit is not even asked (no effect, no supervision).
+    @usableFromInline let isStrict: Bool
+
+    @inlinable init<SL: WritesState, EL: NarrowsEnvironment>(
+        extract: @escaping @Sendable (GA) -> LA?,
+        embed: @escaping @Sendable (LA) -> GA,
+        state: SL, environment: EL, isStrict: Bool = false
+    ) where SL.LocalState == LS, SL.GlobalState == GS, EL.LocalEnvironment == LE, EL.GlobalEnvironment == GE {
+        self.extract = extract
+        self.embed = embed
+        isTotal = state.isTotal
+        preview = { state.preview($0) }
+        tryModify = { state.tryModify(&$0, $1) }
+        narrow = { environment.narrow($0) }
+        self.isStrict = isStrict
+    }
+
+    /// A lift through a duplex action lane.
+    @inlinable init<AL: ExtractsAction & EmbedsAction, SL: WritesState, EL: NarrowsEnvironment>(
+        action: AL, state: SL, environment: EL, isStrict: Bool = false
+    ) where AL.LocalAction == LA, AL.GlobalAction == GA, SL.LocalState == LS, SL.GlobalState == GS,
+            EL.LocalEnvironment == LE, EL.GlobalEnvironment == GE {
+        self.init(extract: { action.extract($0) }, embed: { action.embed($0) }, state: state, environment: environment, isStrict: isStrict)
+    }
+
+    /// Lifts every unit, in order.
+    @inlinable func lift(_ units: [BehaviorUnit<LA, LS, LE>]) -> [BehaviorUnit<GA, GS, GE>] {
+        units.map(lift)
+    }
+
+    /// Lifts a post-mutation context and the effect it yields.
+    @inlinable func liftProducer(_ reader: Producer<LA, LS, LE>) -> Producer<GA, GS, GE> {
+        let preview = self.preview
+        let narrow = self.narrow
+        let embed = self.embed
+        return Reader { context in
+            reader.runReader(context.compactMap(preview).mapEnvironment(narrow)).map(embed)
+        }
+    }
+
+    @inlinable func lift(_ unit: BehaviorUnit<LA, LS, LE>) -> BehaviorUnit<GA, GS, GE> {
+        let extract = self.extract
+        let preview = self.preview
+        let tryModify = self.tryModify
+        let isTotal = self.isTotal
+        switch unit {
+        case .reducer(let inner):
+            let run = inner.run
+            let applies: @Sendable (GA, GS) -> Bool
+            if let innerApplies = inner.applies {
+                applies = { action, state in
+                    guard let local = extract(action), let slice = preview(state) else { return false }
+                    return innerApplies(local, slice)
+                }
+            } else if isTotal {
+                applies = { action, _ in extract(action) != nil }
+            } else {
+                applies = { action, state in extract(action) != nil && preview(state) != nil }
+            }
+            return .reducer(ReducerUnit(applies: applies) { action, state in
+                guard let local = extract(action) else { return }
+                _ = tryModify(&state) { run(local, &$0) }
+            })
+
+        case .producer(let produce):
+            let isStrict = self.isStrict
+            return .producer { action, context in
+                guard let local = extract(action) else { return nil }
+                let localContext = context.compactMap(preview)
+                if isStrict, localContext.stateBefore == nil { return nil }
+                return produce(local, localContext).map(liftProducer)
+            }
+
+        case .reaction(let react):
+            let isStrict = self.isStrict
+            return .reaction { action, context in
+                guard let local = extract(action) else { return .doNothing }
+                let localContext = context.compactMap(preview)
+                let present = isTotal || localContext.stateBefore != nil
+                if isStrict, !present { return .doNothing }
+                let reaction = react(local, localContext)
+                let mutation: ReducerOutcome<GS> = present
+                    ? reaction.mutation.map { endo in
+                        guard let body = endo.body else { return .identity }
+                        return EndoMut { state in _ = tryModify(&state) { body(&$0) } }
+                    }
+                    : .unchanged
+                return Reaction(mutation: mutation, produce: reaction.producer.map(liftProducer))
+            }
+
+        case .supervision(let supervise):
+            let narrow = self.narrow
+            let embed = self.embed
+            return .supervision { state in
+                guard let slice = preview(state) else { return Supervision { _ in [] } }
+                let supervision = supervise(slice)
+                return Supervision { environment in
+                    supervision.runReader(narrow(environment)).map { $0.mapAction(embed) }
+                }
+            }
+        }
+    }
+}
+
+/// How a collection lift maps one element feature into the app: the element address of an
+/// action (one element for `liftCollection`, every element for `liftEach`), the keyed container,
+/// the environment narrowing and the lift site that stamps element effect ids.
+@usableFromInline
+internal struct ElementLift<LA: Sendable, LS: Sendable, LE: Sendable, GA: Sendable, GS: Sendable, GE: Sendable, ID: Hashable & Sendable>: Sendable {
+    /// `liftCollection`: the addressed element and its action.
+    @usableFromInline let extractAddressed: (@Sendable (GA) -> (ID, LA)?)?
+    /// `liftEach`: the action every element receives.
+    @usableFromInline let extractBroadcast: (@Sendable (GA) -> LA?)?
+    @usableFromInline let embed: @Sendable (ID, LA) -> GA
+    @usableFromInline let element: @Sendable (ID, GS) -> LS?
+    @usableFromInline let modifyElement: @Sendable (ID, inout GS, (inout LS) -> Void) -> Bool
+    @usableFromInline let isEmpty: @Sendable (GS) -> Bool
+    @usableFromInline let forEachElement: @Sendable (GS, (ID, LS) -> Void) -> Void
+    @usableFromInline let modifyEach: @Sendable (inout GS, (ID, inout LS) -> Void) -> Void
+    @usableFromInline let narrow: @Sendable (GE) -> LE
+    @usableFromInline let site: LiftSite
+
+    @inlinable init<SL: KeyedState, EL: NarrowsEnvironment>(
+        addressed: (@Sendable (GA) -> (ID, LA)?)?,
+        broadcast: (@Sendable (GA) -> LA?)?,
+        embed: @escaping @Sendable (ID, LA) -> GA,
+        state: SL, environment: EL, site: LiftSite
+    ) where SL.GlobalState == GS, SL.Element == LS, SL.ID == ID, EL.LocalEnvironment == LE, EL.GlobalEnvironment == GE {
+        extractAddressed = addressed
+        extractBroadcast = broadcast
+        self.embed = embed
+        element = { state.element($0, in: $1) }
+        modifyElement = { state.modifyElement($0, in: &$1, $2) }
+        isEmpty = { state.isEmpty(in: $0) }
+        forEachElement = { state.forEachElement(in: $0, $1) }
+        modifyEach = { state.modifyEach(in: &$0, $1) }
+        narrow = { environment.narrow($0) }
+        self.site = site
+    }
+
+    /// The effect of one element: its context narrowed to the element, its actions addressed back
+    /// to it, its ids stamped with the element and the lift site.
+    @inlinable func liftProducer(_ reader: Producer<LA, LS, LE>, id: ID) -> Producer<GA, GS, GE> {
+        let element = self.element
+        let narrow = self.narrow
+        let embed = self.embed
+        let site = self.site
+        return Reader { context in
+            reader.runReader(context.compactMap { element(id, $0) }.mapEnvironment(narrow))
+                .map { embed(id, $0) }
+                .scopedToElement(id, site: site)
+        }
+    }
+
+    @inlinable func liftMutation(_ outcome: ReducerOutcome<LS>, id: ID) -> ReducerOutcome<GS> {
+        let modifyElement = self.modifyElement
+        return outcome.map { endo in
+            guard let body = endo.body else { return .identity }
+            return EndoMut { state in _ = modifyElement(id, &state) { body(&$0) } }
+        }
+    }
+
+    @inlinable func reportMissing(_ id: ID, source: ActionSource?) {
+        reportDiagnostic(StoreDiagnostic(
+            kind: .missingElement,
+            message: "An action addressed element \(id), which is not in the collection (lift \(site)): dropped.",
+            source: source
+        ))
+    }
+
+    /// Lifts every unit, in order.
+    @inlinable func lift(_ units: [BehaviorUnit<LA, LS, LE>]) -> [BehaviorUnit<GA, GS, GE>] {
+        units.map(lift)
+    }
+
+    @inlinable func lift(_ unit: BehaviorUnit<LA, LS, LE>) -> BehaviorUnit<GA, GS, GE> {
+        if let extractAddressed { return liftAddressed(unit, extractAddressed) }
+        return liftBroadcast(unit, extractBroadcast!)
+    }
+
+    @inlinable func liftAddressed(_ unit: BehaviorUnit<LA, LS, LE>, _ extract: @escaping @Sendable (GA) -> (ID, LA)?) -> BehaviorUnit<GA, GS, GE> {
+        let element = self.element
+        let modifyElement = self.modifyElement
+        let lift = self
+        switch unit {
+        case .reducer(let inner):
+            let run = inner.run
+            let innerApplies = inner.applies
+            return .reducer(ReducerUnit(applies: { action, state in
+                guard let (id, local) = extract(action) else { return false }
+                guard let slice = element(id, state) else {
+                    lift.reportMissing(id, source: nil)
+                    return false
+                }
+                return innerApplies?(local, slice) ?? true
+            }, run: { action, state in
+                guard let (id, local) = extract(action) else { return }
+                _ = modifyElement(id, &state) { run(local, &$0) }
+            }))
+
+        case .producer(let produce):
+            return .producer { action, context in
+                guard let (id, local) = extract(action) else { return nil }
+                let localContext = context.compactMap { element(id, $0) }
+                guard localContext.stateBefore != nil else {
+                    lift.reportMissing(id, source: context.source)
+                    return nil
+                }
+                return produce(local, localContext).map { lift.liftProducer($0, id: id) }
+            }
+
+        case .reaction(let react):
+            return .reaction { action, context in
+                guard let (id, local) = extract(action) else { return .doNothing }
+                let localContext = context.compactMap { element(id, $0) }
+                guard localContext.stateBefore != nil else {
+                    lift.reportMissing(id, source: context.source)
+                    return .doNothing
+                }
+                let reaction = react(local, localContext)
+                return Reaction(mutation: lift.liftMutation(reaction.mutation, id: id), produce: reaction.producer.map { lift.liftProducer($0, id: id) })
+            }
+
+        case .supervision(let supervise):
+            return .supervision(liftSupervision(supervise))
+        }
+    }
+
+    @inlinable func liftBroadcast(_ unit: BehaviorUnit<LA, LS, LE>, _ extract: @escaping @Sendable (GA) -> LA?) -> BehaviorUnit<GA, GS, GE> {
+        let isEmpty = self.isEmpty
+        let forEachElement = self.forEachElement
+        let modifyEach = self.modifyEach
+        let lift = self
+        switch unit {
+        case .reducer(let inner):
+            let run = inner.run
+            let applies: @Sendable (GA, GS) -> Bool
+            if let innerApplies = inner.applies {
+                applies = { action, state in
+                    guard let local = extract(action) else { return false }
+                    var any = false
+                    forEachElement(state) { _, slice in any = any || innerApplies(local, slice) }
+                    return any
+                }
+            } else {
+                applies = { action, state in extract(action) != nil && !isEmpty(state) }
+            }
+            return .reducer(ReducerUnit(applies: applies) { action, state in
+                guard let local = extract(action) else { return }
+                modifyEach(&state) { _, slice in run(local, &slice) }
+            })
+
+        case .producer(let produce):
+            return .producer { action, context in
+                guard let local = extract(action), let state = context.stateBefore else { return nil }
+                var readers: [Producer<GA, GS, GE>] = []
+                forEachElement(state) { id, _ in
+                    let localContext = context.compactMap { lift.element(id, $0) }
+                    if let reader = produce(local, localContext) { readers.append(lift.liftProducer(reader, id: id)) }
+                }
+                return readers.isEmpty ? nil : .mconcat(readers)
+            }
+
+        case .reaction(let react):
+            return .reaction { action, context in
+                guard let local = extract(action), let state = context.stateBefore else { return .doNothing }
+                var reactions: [Reaction<GA, GS, GE>] = []
+                forEachElement(state) { id, _ in
+                    let localContext = context.compactMap { lift.element(id, $0) }
+                    let reaction = react(local, localContext)
+                    reactions.append(Reaction(
+                        mutation: lift.liftMutation(reaction.mutation, id: id),
+                        produce: reaction.producer.map { lift.liftProducer($0, id: id) }
+                    ))
+                }
+                return .mconcat(reactions)
+            }
+
+        case .supervision(let supervise):
+            return .supervision(liftSupervision(supervise))
+        }
+    }
+
+    /// Fans the element supervisor out over every present element, walking storage once:
+    /// channels re-embed their actions and are stamped with the element and the lift site.
+    @inlinable func liftSupervision(
+        _ supervise: @escaping @MainActor @Sendable (LS) -> Supervision<LA, LE>
+    ) -> @MainActor @Sendable (GS) -> Supervision<GA, GE> {
+        let forEachElement = self.forEachElement
+        let narrow = self.narrow
+        let embed = self.embed
+        let site = self.site
+        return { state in
+            var collected: [(ID, Supervision<LA, LE>)] = []
+            forEachElement(state) { id, slice in collected.append((id, supervise(slice))) }
+            let perElement = collected
+            return Supervision { environment in
+                let local = narrow(environment)
+                var channels: Keep<GA> = []
+                for (id, supervision) in perElement {
+                    for channel in supervision.runReader(local) {
+                        channels.append(channel.mapAction { embed(id, $0) }.scopedToElement(id, site: site))
+                    }
+                }
+                return channels
+            }
+        }
+    }
+}

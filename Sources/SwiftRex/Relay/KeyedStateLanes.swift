@@ -1,0 +1,227 @@
+import Synchronization
+
+/// A state lane over a keyed container: locates one element by id in O(1) amortised, mutates it
+/// in place, and walks every element once in a stable order.
+public protocol KeyedState: Sendable {
+    /// The app's state type.
+    associatedtype GlobalState
+    /// The element identifier.
+    associatedtype ID: Hashable & Sendable
+    /// The element (the feature's state).
+    associatedtype Element
+
+    /// The element with `id`, or `nil` when absent. O(1) amortised.
+    func element(_ id: ID, in state: GlobalState) -> Element?
+    /// Mutates the element with `id` in place; returns whether it was present. O(1) amortised.
+    func modifyElement(_ id: ID, in state: inout GlobalState, _ body: (inout Element) -> Void) -> Bool
+    /// Whether the container holds no element. O(1).
+    func isEmpty(in state: GlobalState) -> Bool
+    /// Calls `body` for every element, in container order (dictionaries: ascending keys). O(n).
+    func forEachElement(in state: GlobalState, _ body: (ID, Element) -> Void)
+    /// Mutates every element in place, in container order, walking storage once. O(n).
+    func modifyEach(in state: inout GlobalState, _ body: (ID, inout Element) -> Void)
+}
+
+/// A thread-safe id → position cache, rebuilt only when a lookup finds it stale (a structural
+/// change). Duplicate ids are reported once per rebuild; the first occurrence wins.
+@usableFromInline
+internal final class PositionCache<ID: Hashable & Sendable>: Sendable {
+    private let positions = Mutex<[ID: Int]>([:])
+
+    @usableFromInline init() {}
+
+    /// The position of `id`, validated with `idAt`; rebuilt from `ids` when stale.
+    @usableFromInline
+    func position(of id: ID, count: Int, idAt: (Int) -> ID, rebuild ids: () -> [ID]) -> Int? {
+        if let cached = positions.withLock({ $0[id] }), cached < count, idAt(cached) == id {
+            return cached
+        }
+        var fresh: [ID: Int] = [:]
+        fresh.reserveCapacity(count)
+        var duplicates: [ID] = []
+        for (offset, elementID) in ids().enumerated() {
+            if fresh[elementID] == nil { fresh[elementID] = offset } else { duplicates.append(elementID) }
+        }
+        let found = fresh[id]
+        positions.withLock { $0 = fresh }
+        if !duplicates.isEmpty {
+            reportDiagnostic(StoreDiagnostic(
+                kind: .duplicateID,
+                message: "Duplicate ids in an identified collection: \(duplicates.prefix(10).map { "\($0)" }.joined(separator: ", ")). Actions addressed to a duplicated id reach its first occurrence only.",
+                source: nil
+            ))
+        }
+        return found
+    }
+}
+
+extension Relay {
+    /// Elements of an array-like container located by an id key path (e.g. `Identifiable.id`),
+    /// in O(1) amortised through a position cache rebuilt only on structural change.
+    public struct IdentifiedElements<GlobalState, Container, ID>: KeyedState
+    where Container: MutableCollection & RandomAccessCollection, Container.Index == Int, ID: Hashable & Sendable {
+        /// The container.
+        public let container: Lens<GlobalState, Container>
+        /// Reads an element's id.
+        public let identify: @Sendable (Container.Element) -> ID
+        @usableFromInline let cache = PositionCache<ID>()
+
+        /// A lane over a container lens and an id function.
+        @inlinable
+        public init(container: Lens<GlobalState, Container>, id identify: @escaping @Sendable (Container.Element) -> ID) {
+            self.container = container
+            self.identify = identify
+        }
+
+        @inlinable
+        func position(_ id: ID, in elements: Container) -> Int? {
+            let identify = self.identify
+            return cache.position(
+                of: id,
+                count: elements.count,
+                idAt: { identify(elements[elements.startIndex + $0]) },
+                rebuild: { elements.map(identify) }
+            )
+        }
+
+        /// The element with `id`.
+        @inlinable
+        public func element(_ id: ID, in state: GlobalState) -> Container.Element? {
+            let elements = container.get(state)
+            return position(id, in: elements).map { elements[elements.startIndex + $0] }
+        }
+
+        /// Mutates the element with `id` in place.
+        @inlinable
+        public func modifyElement(_ id: ID, in state: inout GlobalState, _ body: (inout Container.Element) -> Void) -> Bool {
+            var found = false
+            container.modify(&state) { elements in
+                guard let offset = position(id, in: elements) else { return }
+                found = true
+                body(&elements[elements.startIndex + offset])
+            }
+            return found
+        }
+
+        /// Whether the container is empty.
+        @inlinable
+        public func isEmpty(in state: GlobalState) -> Bool { container.get(state).isEmpty }
+
+        /// Every element in container order.
+        @inlinable
+        public func forEachElement(in state: GlobalState, _ body: (ID, Container.Element) -> Void) {
+            for element in container.get(state) { body(identify(element), element) }
+        }
+
+        /// Mutates every element in place.
+        @inlinable
+        public func modifyEach(in state: inout GlobalState, _ body: (ID, inout Container.Element) -> Void) {
+            let identify = self.identify
+            container.modify(&state) { elements in
+                var index = elements.startIndex
+                while index < elements.endIndex {
+                    body(identify(elements[index]), &elements[index])
+                    index += 1
+                }
+            }
+        }
+    }
+
+    /// Elements located by position: the id is the index (inserting or removing shifts the ids
+    /// of every later element).
+    public struct IndexedElements<GlobalState, Container>: KeyedState
+    where Container: MutableCollection & RandomAccessCollection, Container.Index == Int {
+        /// The container.
+        public let container: Lens<GlobalState, Container>
+
+        /// A lane over a container lens.
+        @inlinable public init(container: Lens<GlobalState, Container>) { self.container = container }
+
+        /// The element at `index`, or `nil` when out of bounds.
+        @inlinable
+        public func element(_ index: Int, in state: GlobalState) -> Container.Element? {
+            let elements = container.get(state)
+            return elements.indices.contains(index) ? elements[index] : nil
+        }
+
+        /// Mutates the element at `index` in place.
+        @inlinable
+        public func modifyElement(_ index: Int, in state: inout GlobalState, _ body: (inout Container.Element) -> Void) -> Bool {
+            var found = false
+            container.modify(&state) { elements in
+                guard elements.indices.contains(index) else { return }
+                found = true
+                body(&elements[index])
+            }
+            return found
+        }
+
+        /// Whether the container is empty.
+        @inlinable
+        public func isEmpty(in state: GlobalState) -> Bool { container.get(state).isEmpty }
+
+        /// Every element in order.
+        @inlinable
+        public func forEachElement(in state: GlobalState, _ body: (Int, Container.Element) -> Void) {
+            let elements = container.get(state)
+            for index in elements.indices { body(index, elements[index]) }
+        }
+
+        /// Mutates every element in place.
+        @inlinable
+        public func modifyEach(in state: inout GlobalState, _ body: (Int, inout Container.Element) -> Void) {
+            container.modify(&state) { elements in
+                var index = elements.startIndex
+                while index < elements.endIndex {
+                    body(index, &elements[index])
+                    index += 1
+                }
+            }
+        }
+    }
+
+    /// Values of a dictionary located by key in O(1), mutated in place; enumerated in ascending
+    /// key order so fan-out and reconcile are deterministic.
+    public struct DictionaryElements<GlobalState, Key, Value>: KeyedState where Key: Hashable & Comparable & Sendable {
+        /// The dictionary.
+        public let container: Lens<GlobalState, [Key: Value]>
+
+        /// A lane over a dictionary lens.
+        @inlinable public init(container: Lens<GlobalState, [Key: Value]>) { self.container = container }
+
+        /// The value for `key`.
+        @inlinable
+        public func element(_ key: Key, in state: GlobalState) -> Value? { container.get(state)[key] }
+
+        /// Mutates the value for `key` in place (no copy out and back).
+        @inlinable
+        public func modifyElement(_ key: Key, in state: inout GlobalState, _ body: (inout Value) -> Void) -> Bool {
+            var found = false
+            container.modify(&state) { dictionary in
+                guard dictionary[key] != nil else { return }
+                found = true
+                body(&dictionary[key]!)
+            }
+            return found
+        }
+
+        /// Whether the dictionary is empty.
+        @inlinable
+        public func isEmpty(in state: GlobalState) -> Bool { container.get(state).isEmpty }
+
+        /// Every value, in ascending key order.
+        @inlinable
+        public func forEachElement(in state: GlobalState, _ body: (Key, Value) -> Void) {
+            let dictionary = container.get(state)
+            for key in dictionary.keys.sorted() { body(key, dictionary[key]!) }
+        }
+
+        /// Mutates every value in place, in ascending key order.
+        @inlinable
+        public func modifyEach(in state: inout GlobalState, _ body: (Key, inout Value) -> Void) {
+            container.modify(&state) { dictionary in
+                for key in dictionary.keys.sorted() { body(key, &dictionary[key]!) }
+            }
+        }
+    }
+}

@@ -1,0 +1,108 @@
+/// The vocabulary of lifting: a ``Scope`` names how a feature's action, state and environment
+/// axes map into the app's, one *lane* per axis.
+///
+/// Build a scope with the leading-dot builder, each axis at most once, in any order:
+///
+/// ```swift
+/// feature.lift(.action(AppAction.prism.room).state(\.room).environment(\.roomEnv))
+/// rows.liftCollection(.action(AppAction.prism.row).state(\.rows))
+/// day.liftOptional(.state(\AppState.currentDay))
+/// ```
+///
+/// An axis left unset is ``Identity``: it passes through unchanged (the host's global type equals
+/// the feature's).
+public enum Relay {
+    /// One lane per axis. Hosts (`lift`, `liftOptional`, `liftCollection`, `liftEach`, `.on`,
+    /// projections) constrain each lane on the capability they need.
+    public struct Scope<ActionLane, StateLane, EnvironmentLane>: Sendable
+    where ActionLane: Sendable, StateLane: Sendable, EnvironmentLane: Sendable {
+        /// The action lane.
+        public let action: ActionLane
+        /// The state lane.
+        public let state: StateLane
+        /// The environment lane.
+        public let environment: EnvironmentLane
+
+        /// A scope from its three lanes.
+        @inlinable
+        public init(action: ActionLane, state: StateLane, environment: EnvironmentLane) {
+            self.action = action
+            self.state = state
+            self.environment = environment
+        }
+    }
+
+    /// The pass-through lane of an axis that is already at the global type.
+    public struct Identity<Value>: Sendable {
+        /// The pass-through lane.
+        @inlinable
+        public init() {}
+    }
+}
+
+extension Relay.Scope where ActionLane == Relay.Identity<Any>, StateLane == Relay.Identity<Any>, EnvironmentLane == Relay.Identity<Any> {}
+
+// MARK: Lane capabilities
+
+/// An action lane that extracts the local action from a global one (`nil`: not for this feature).
+public protocol ExtractsAction: Sendable {
+    /// The app's action type.
+    associatedtype GlobalAction
+    /// The feature's action type.
+    associatedtype LocalAction
+    /// The local action, or `nil` when the global action is not for this feature.
+    func extract(_ action: GlobalAction) -> LocalAction?
+}
+
+/// An action lane that embeds a local action into the global one (total: what a feature says
+/// must reach the app).
+public protocol EmbedsAction: Sendable {
+    /// The app's action type.
+    associatedtype GlobalAction
+    /// The feature's action type.
+    associatedtype LocalAction
+    /// The global action carrying `action`.
+    func embed(_ action: LocalAction) -> GlobalAction
+}
+
+/// A state lane that reads a focus which may be absent and mutates it in place when present.
+public protocol WritesState: Sendable {
+    /// The app's state type.
+    associatedtype GlobalState
+    /// The feature's state type.
+    associatedtype LocalState
+    /// Whether the focus is always present (a lens), so presence checks can be skipped.
+    var isTotal: Bool { get }
+    /// The focus, or `nil` when absent.
+    func preview(_ state: GlobalState) -> LocalState?
+    /// Mutates the focus in place when present; returns whether it was.
+    func tryModify(_ state: inout GlobalState, _ body: (inout LocalState) -> Void) -> Bool
+}
+
+/// An environment lane that narrows the app's environment to the feature's.
+public protocol NarrowsEnvironment: Sendable {
+    /// The app's environment type.
+    associatedtype GlobalEnvironment
+    /// The feature's environment type.
+    associatedtype LocalEnvironment
+    /// The feature's environment.
+    func narrow(_ environment: GlobalEnvironment) -> LocalEnvironment
+}
+
+extension Relay.Identity: ExtractsAction, EmbedsAction, WritesState, NarrowsEnvironment {
+    /// The action itself.
+    @inlinable public func extract(_ action: Value) -> Value? { action }
+    /// The action itself.
+    @inlinable public func embed(_ action: Value) -> Value { action }
+    /// Always present.
+    @inlinable public var isTotal: Bool { true }
+    /// The state itself.
+    @inlinable public func preview(_ state: Value) -> Value? { state }
+    /// Mutates the state itself.
+    @inlinable public func tryModify(_ state: inout Value, _ body: (inout Value) -> Void) -> Bool {
+        body(&state)
+        return true
+    }
+    /// The environment itself.
+    @inlinable public func narrow(_ environment: Value) -> Value { environment }
+}
