@@ -1,0 +1,183 @@
+import Foundation
+import SwiftRex
+import SwiftRexTestSupport
+import Testing
+
+/// Foundation values: keys, tokens, sources, dispatched actions, contexts and element actions.
+@Suite struct FoundationValueTests {
+    // MARK: AnyHashableSendable
+
+    @Test func keysOfDifferentDynamicTypesAreDistinct() {
+        let keys = [AnyHashableSendable(1), AnyHashableSendable(1.0), AnyHashableSendable(true), AnyHashableSendable("1"), AnyHashableSendable(Int8(1))]
+        for (i, lhs) in keys.enumerated() {
+            for (j, rhs) in keys.enumerated() {
+                #expect((lhs == rhs) == (i == j), "\(lhs) vs \(rhs)")
+            }
+        }
+        let table = Dictionary(uniqueKeysWithValues: keys.enumerated().map { ($1, $0) })
+        #expect(table.count == keys.count)
+        #expect(table[AnyHashableSendable(1.0)] == 1)
+    }
+
+    @Test func equalValuesOfTheSameTypeAreEqualAndHashEqual() {
+        let pairs: [(AnyHashableSendable, AnyHashableSendable)] = [
+            (AnyHashableSendable(42), AnyHashableSendable(40 + 2)),
+            (AnyHashableSendable("room"), AnyHashableSendable(String("ro") + "om")),
+            (AnyHashableSendable([1, 2]), AnyHashableSendable([1, 2])),
+        ]
+        for (lhs, rhs) in pairs {
+            #expect(lhs == rhs)
+            #expect(lhs.hashValue == rhs.hashValue)
+        }
+        #expect(AnyHashableSendable(1) != AnyHashableSendable(2))
+    }
+
+    @Test func wrappingAKeyDoesNotWrapItTwice() {
+        let key = AnyHashableSendable("x")
+        let rewrapped = AnyHashableSendable(key)
+        #expect(rewrapped == key)
+        #expect(rewrapped.base is String)
+        #expect(rewrapped.description == "x")
+    }
+
+    // MARK: SubscriptionToken
+
+    @Test func anExplicitCancelThenReleaseRunsTheClosureExactlyOnce() {
+        let runs = CoreFixtures.Counter()
+        do {
+            let token = SubscriptionToken { runs.increment() }
+            #expect(!token.isCancelled)
+            token.cancel()
+            #expect(token.isCancelled)
+            token.cancel()
+        }
+        #expect(runs.value == 1)
+    }
+
+    @Test func releasingATokenCancelsItOnce() {
+        let runs = CoreFixtures.Counter()
+        do { _ = SubscriptionToken { runs.increment() } }
+        #expect(runs.value == 1)
+    }
+
+    @Test func concurrentCancelsRunTheClosureOnce() async {
+        let runs = CoreFixtures.Counter()
+        let token = SubscriptionToken { runs.increment() }
+        await withTaskGroup(of: Void.self) { group in
+            for _ in 0..<32 { group.addTask { token.cancel() } }
+        }
+        #expect(runs.value == 1)
+    }
+
+    @Test func theEmptyTokenCancelsNothing() {
+        #expect(SubscriptionToken.empty.isCancelled)
+        SubscriptionToken.empty.cancel()
+        #expect(SubscriptionToken.empty.isCancelled)
+    }
+
+    // MARK: ActionSource, DispatchedAction, here()
+
+    @Test func actionSourceCapturesTheCallSite() {
+        let source = ActionSource(); let line = UInt(#line)
+        #expect(source.file == #fileID)
+        #expect(source.line == line)
+        #expect(source.function == #function)
+        #expect(source.description == "\(#fileID):\(line) (\(#function))")
+        #expect(source == ActionSource(file: source.file, function: source.function, line: source.line))
+        #expect(source != ActionSource(file: source.file, function: source.function, line: source.line + 1))
+    }
+
+    @Test func dispatchedActionInitialisersAndHereCaptureTheCallSite() {
+        let direct = DispatchedAction("a"); let directLine = UInt(#line)
+        #expect(direct.dispatcher.line == directLine)
+        #expect(direct.dispatcher.file == #fileID)
+        let stamp: (String) -> DispatchedAction<String> = here(); let hereLine = UInt(#line)
+        let stamped = stamp("b")
+        #expect(stamped.action == "b")
+        #expect(stamped.dispatcher.line == hereLine)
+        #expect(stamp("c").dispatcher == stamped.dispatcher)
+    }
+
+    @Test func dispatchedActionMapObeysTheFunctorLawsAndKeepsTheDispatcher() {
+        let source = ActionSource(file: "F.swift", function: "g()", line: 3)
+        let action = DispatchedAction(4, dispatcher: source)
+        let f: (Int) -> Int = { $0 * 3 }
+        let g: (Int) -> String = { "#\($0)" }
+        #expect(action.map { $0 } == action)
+        #expect(action.map { g(f($0)) } == action.map(f).map(g))
+        #expect(action.map(g).dispatcher == source)
+    }
+
+    @Test func dispatchedActionCompactMapObeysTheLawsAndKeepsTheDispatcher() {
+        let source = ActionSource(file: "F.swift", function: "g()", line: 3)
+        let even = DispatchedAction(4, dispatcher: source)
+        let odd = DispatchedAction(5, dispatcher: source)
+        let half: (Int) -> Int? = { $0.isMultiple(of: 2) ? $0 / 2 : nil }
+        let label: (Int) -> String? = { $0 > 1 ? "big \($0)" : nil }
+        for action in [even, odd, DispatchedAction(2, dispatcher: source)] {
+            #expect(action.compactMap(Optional.some) == action)
+            #expect(action.compactMap { half($0).flatMap(label) } == action.compactMap(half).flatMap { $0.compactMap(label) })
+        }
+        #expect(even.compactMap(half) == DispatchedAction(2, dispatcher: source))
+        #expect(odd.compactMap(half) == nil)
+    }
+
+    // MARK: Contexts
+
+    @Test @MainActor func preReducerContextMapObeysTheFunctorLaws() {
+        let source = ActionSource(file: "S.swift", function: "f()", line: 1)
+        let live = CoreFixtures.Log<Int>()
+        live.append(5)
+        let context = PreReducerContext<Int>(source: source, stateBefore: { live.values.last })
+        let f: @MainActor (Int) -> Int = { $0 + 1 }
+        let g: @MainActor (Int) -> String = { "s\($0)" }
+        #expect(context.map { $0 }.stateBefore == context.stateBefore)
+        #expect(context.map { g(f($0)) }.stateBefore == context.map(f).map(g).stateBefore)
+        #expect(context.map(g).source == source)
+        live.append(9)
+        #expect(context.map(g).stateBefore == "s9")
+    }
+
+    @Test @MainActor func preReducerContextCompactMapComposes() {
+        let context = PreReducerContext<Int>(source: ActionSource(), stateBefore: { 8 })
+        let half: @MainActor (Int) -> Int? = { $0.isMultiple(of: 2) ? $0 / 2 : nil }
+        let big: @MainActor (Int) -> String? = { $0 > 3 ? "big" : nil }
+        #expect(context.compactMap { half($0).flatMap(big) }.stateBefore == context.compactMap(half).compactMap(big).stateBefore)
+        #expect(context.compactMap(half).stateBefore == 4)
+        #expect(context.compactMap(half).compactMap(half).compactMap(half).compactMap(half).stateBefore == nil)
+        let gone = PreReducerContext<Int>(source: ActionSource(), stateBefore: { nil })
+        #expect(gone.map { $0 + 1 }.stateBefore == nil)
+    }
+
+    @Test @MainActor func postReducerContextMapsStateAndEnvironment() {
+        let context = PostReducerContext<Int, String>(environment: "env", liveState: { 3 })
+        let f: @MainActor @Sendable (Int) -> Int = { $0 * 2 }
+        let g: @MainActor @Sendable (Int) -> String = { "v\($0)" }
+        #expect(context.map { $0 }.liveState == context.liveState)
+        #expect(context.map { g(f($0)) }.liveState == context.map(f).map(g).liveState)
+        #expect(context.map(g).environment == "env")
+        let half: @MainActor @Sendable (Int) -> Int? = { $0.isMultiple(of: 2) ? $0 / 2 : nil }
+        #expect(context.compactMap(half).liveState == nil)
+        #expect(context.map(f).compactMap(half).liveState == 3)
+
+        let count: (String) -> Int = { $0.count }
+        let double: (Int) -> Int = { $0 * 2 }
+        #expect(context.mapEnvironment { $0 }.environment == context.environment)
+        #expect(context.mapEnvironment { double(count($0)) }.environment == context.mapEnvironment(count).mapEnvironment(double).environment)
+        #expect(context.mapEnvironment(count).liveState == 3)
+    }
+
+    // MARK: ElementAction
+
+    @Test func elementActionHasItsConditionalConformances() throws {
+        let action = ElementAction("row-1", action: 5)
+        #expect(action == ElementAction("row-1", action: 5))
+        #expect(action != ElementAction("row-2", action: 5))
+        #expect(Set([action, ElementAction("row-1", action: 5)]).count == 1)
+        #expect(action.description == "ElementAction(row-1, action: 5)")
+        let data = try JSONEncoder().encode(action)
+        #expect(try JSONDecoder().decode(ElementAction<String, Int>.self, from: data) == action)
+        let sendable: any Sendable = action
+        #expect(sendable is ElementAction<String, Int>)
+    }
+}
