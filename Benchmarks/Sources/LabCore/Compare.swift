@@ -20,9 +20,9 @@ public struct CompareOptions: Sendable, Equatable {
     public var timeTolerance: Double
     /// When true, time differences are printed but never decide the exit code.
     public var timeAdvisory: Bool
-    /// A sized scenario whose growth (ns/op at largest size ÷ at smallest size)
-    /// exceeds the baseline's growth by more than this factor is a regression,
-    /// even in advisory mode (complexity changes are not noise). 0 disables.
+    /// A sized scenario whose growth (min ns/op at the largest size ÷ at the smallest)
+    /// exceeds the baseline's growth (at least 1) by more than this factor is a
+    /// regression, even in advisory mode (complexity changes are not noise). 0 disables.
     public var scalingFactor: Double
     /// Absolute tolerance on allocations per operation (0 = exact).
     public var allocationTolerance: Double
@@ -191,22 +191,25 @@ public func compareResults(current: ResultsFile, baseline: ResultsFile, options:
         add(.note, key, "new record (not in the baseline)")
     }
 
-    // Scaling: growth between the smallest and largest common size.
+    // Scaling: growth of the fastest sample (min ns/op: the figure least disturbed
+    // by machine load) between the smallest and largest common size. A baseline
+    // growth below 1 is treated as 1 (flat), so noise in the baseline cannot
+    // lower the bar.
     if options.scalingFactor > 0 {
         let names = Set(baseline.benchmarks.filter { $0.size != nil }.map(\.name))
         for name in names.sorted() {
             let baseSized = baseline.benchmarks.filter { $0.name == name && $0.size != nil && matchesFilter($0.key, filter) }
             let common = baseSized.compactMap(\.size).filter { currentByKey[RecordKey(name: name, size: $0)] != nil }.sorted()
             guard let small = common.first, let large = common.last, small < large,
-                  let b0 = baselineByKey[RecordKey(name: name, size: small)]?.nsPerOp.median,
-                  let b1 = baselineByKey[RecordKey(name: name, size: large)]?.nsPerOp.median,
-                  let c0 = currentByKey[RecordKey(name: name, size: small)]?.nsPerOp.median,
-                  let c1 = currentByKey[RecordKey(name: name, size: large)]?.nsPerOp.median,
+                  let b0 = baselineByKey[RecordKey(name: name, size: small)]?.nsPerOp.min,
+                  let b1 = baselineByKey[RecordKey(name: name, size: large)]?.nsPerOp.min,
+                  let c0 = currentByKey[RecordKey(name: name, size: small)]?.nsPerOp.min,
+                  let c1 = currentByKey[RecordKey(name: name, size: large)]?.nsPerOp.min,
                   b0 > 0, c0 > 0 else { continue }
             let baseGrowth = b1 / b0
             let curGrowth = c1 / c0
-            if curGrowth > baseGrowth * options.scalingFactor {
-                add(.regression, RecordKey(name: name, size: nil), "cost growth from size \(small) to \(large) rose ×\(format(baseGrowth)) → ×\(format(curGrowth)) (complexity changed?)")
+            if curGrowth > max(baseGrowth, 1) * options.scalingFactor {
+                add(.regression, RecordKey(name: name, size: nil), "cost growth from size \(small) to \(large) (min ns/op) rose ×\(format(baseGrowth)) → ×\(format(curGrowth)) (complexity changed?)")
             }
         }
     }

@@ -46,6 +46,16 @@ struct CompareTests {
         #expect(advisory.findings(.regression).map(\.key) == ["endomut.zerocopy"])
     }
 
+    @Test("scaling uses min ns/op and a flat floor: a noisy baseline cannot make ×2 noise a regression")
+    func scalingRobustToNoise() {
+        // Baseline: the small size was disturbed (slow), so its growth reads 0.5.
+        let baseline = Fixture.results().modifying("endomut.zerocopy", size: 100) { $0.nsPerOp = Summary(min: 4, median: 4, p90: 4, max: 4) }
+        // Current: the large size is 2× slower than the small one (noise, still O(1)).
+        let current = Fixture.results().modifying("endomut.zerocopy", size: 100_000) { $0.nsPerOp = Summary(min: 3.6, median: 4, p90: 4.4, max: 4.8) }
+        let report = compareResults(current: current, baseline: baseline, options: CompareOptions(timeAdvisory: true))
+        #expect(report.exitCode == .success)
+    }
+
     @Test("allocation improvement only → exit 4")
     func allocationImprovement() {
         let current = Fixture.results().modifying("behavior.react.produce") { $0.allocsPerOp = 3 }
