@@ -70,6 +70,11 @@ public struct Reducer<ActionType: Sendable, StateType: Sendable>: Sendable {
     // MARK: Factories
 
     /// A reducer from an idiomatic in-place function (the preferred, zero-copy form).
+    ///
+    /// Disfavoured only to break a tie: a closure whose body is a state-valued expression
+    /// (`{ action, state in switch action { case .toggle: !state } }`) type-checks as both forms, and
+    /// as this one its value would be silently discarded; the pure-return overload is meant.
+    @_disfavoredOverload
     @inlinable
     public static func reduce(_ reduce: @escaping @Sendable (ActionType, inout StateType) -> Void) -> Reducer {
         Reducer(units: [ReducerUnit(run: reduce)])
