@@ -130,7 +130,6 @@ public func compareResults(current: ResultsFile, baseline: ResultsFile, options:
     if a.kernel != b.kernel { differences.append("kernel '\(b.kernel)' → '\(a.kernel)'") }
     if a.toolchain != b.toolchain { differences.append("toolchain '\(b.toolchain)' → '\(a.toolchain)'") }
     if a.host != b.host { differences.append("host '\(b.host)' → '\(a.host)'") }
-    if a.mode != b.mode { differences.append("mode \(b.mode) → \(a.mode)") }
     if !differences.isEmpty {
         add(.warning, nil, "machine metadata differs (\(differences.joined(separator: "; "))); times may not be comparable")
     }
