@@ -35,6 +35,11 @@ public struct PreReducerContext<State> {
     }
 }
 
+// A main-actor-isolated struct is implicitly `Sendable` (SE-0434); opt out explicitly so the
+// compiler really does reject capturing the pre-context into a `@Sendable` phase-3 closure.
+@available(*, unavailable)
+extension PreReducerContext: Sendable {}
+
 /// What an effect reader sees in phase 3, after the mutations: the environment and the committed state.
 public struct PostReducerContext<State, Environment> {
     /// The store's environment (dependencies).
