@@ -21,8 +21,18 @@ internal final class EffectEngine<Action: Sendable>: EffectInterpreter {
     private let post: @Sendable (DispatchedAction<Action>, Int) -> Void
     private var isBusy = false
     private var reconcileBuffer: [ReconcileEntry<Payload>] = []
-    private var deferredCompletions: [(key: AnyHashableSendable, generation: UInt64)] = []
-    private var deferredTimers: [(key: AnyHashableSendable, generation: UInt64, purpose: EffectTimerPurpose)] = []
+    /// Work reported while a machine operation runs, performed after it in arrival order.
+    private var deferred: [Operation] = []
+
+    /// One machine operation. Values, not closures: queueing one allocates nothing beyond the queue.
+    private enum Operation {
+        case schedule(Payload, EffectScheduling, ChannelTraits?)
+        case reconcile([ReconcileEntry<Payload>])
+        case cancel(AnyHashableSendable)
+        case cancelAll
+        case complete(AnyHashableSendable, generation: UInt64)
+        case timerFired(AnyHashableSendable, generation: UInt64, purpose: EffectTimerPurpose)
+    }
 
     init(clock: EngineClock, post: @escaping @Sendable (DispatchedAction<Action>, Int) -> Void) {
         self.clock = clock
@@ -34,10 +44,7 @@ internal final class EffectEngine<Action: Sendable>: EffectInterpreter {
     /// Schedules one component (phase 4) whose actions carry `depth`.
     func schedule(_ component: Effect<Action>.Component, depth: Int) {
         let payload = EnginePayload(component: component, depth: depth)
-        let traits = component.channel.map(Self.traits)
-        perform { engine in
-            engine.machine.schedule(payload, scheduling: component.scheduling, traits: traits, now: engine.clock.now(), using: engine)
-        }
+        perform(.schedule(payload, component.scheduling, component.channel.map(Self.traits)))
     }
 
     /// Reconciles the supervised channels (phase 5).
@@ -57,21 +64,19 @@ internal final class EffectEngine<Action: Sendable>: EffectInterpreter {
                 traits: Self.traits(payload)
             ))
         }
-        perform { engine in
-            engine.machine.reconcile(entries, now: engine.clock.now(), using: engine)
-        }
+        perform(.reconcile(entries))
         entries.removeAll(keepingCapacity: true)
         reconcileBuffer = entries
     }
 
     /// Cancels everything under `key`.
     func cancel(key: AnyHashableSendable) {
-        perform { engine in engine.machine.cancel(key: key, using: engine) }
+        perform(.cancel(key))
     }
 
     /// Cancels everything: runs, timers, channels.
     func cancelAll() {
-        perform { engine in engine.machine.cancelAll(using: engine) }
+        perform(.cancelAll)
     }
 
     /// Keys with a live channel.
@@ -87,42 +92,50 @@ internal final class EffectEngine<Action: Sendable>: EffectInterpreter {
         ChannelTraits(isPipeOnly: payload.isPipeOnly, delivery: payload.delivery, deliversOnOpen: payload.deliversOnOpen)
     }
 
-    /// Runs a machine operation; completions and timers reported meanwhile wait until it returns.
-    private func perform(_ operation: (EffectEngine) -> Void) {
+    /// Runs a machine operation. Anything reported meanwhile (a completion, a timer, or an
+    /// operation requested by effect or channel code the interpreter is running, such as a
+    /// synchronous cancel or dispatch) waits until it returns, then runs in arrival order: the
+    /// machine is never entered twice at once.
+    private func perform(_ operation: Operation) {
         if isBusy {
-            operation(self)
+            deferred.append(operation)
             return
         }
         isBusy = true
-        operation(self)
-        while !deferredCompletions.isEmpty || !deferredTimers.isEmpty {
-            if !deferredCompletions.isEmpty {
-                let completion = deferredCompletions.removeFirst()
-                machine.complete(key: completion.key, generation: completion.generation, using: self)
-            } else {
-                let timer = deferredTimers.removeFirst()
-                machine.timerFired(key: timer.key, generation: timer.generation, purpose: timer.purpose, now: clock.now(), using: self)
-            }
+        run(operation)
+        var next = 0
+        while next < deferred.count {
+            let operation = deferred[next]
+            next += 1
+            run(operation)
         }
+        deferred.removeAll(keepingCapacity: true)
         isBusy = false
     }
 
-    private func completed(key: AnyHashableSendable, generation: UInt64) {
-        if isBusy {
-            deferredCompletions.append((key, generation))
-        } else {
-            perform { engine in engine.machine.complete(key: key, generation: generation, using: engine) }
+    private func run(_ operation: Operation) {
+        switch operation {
+        case .schedule(let payload, let scheduling, let traits):
+            machine.schedule(payload, scheduling: scheduling, traits: traits, now: clock.now(), using: self)
+        case .reconcile(let entries):
+            machine.reconcile(entries, now: clock.now(), using: self)
+        case .cancel(let key):
+            machine.cancel(key: key, using: self)
+        case .cancelAll:
+            machine.cancelAll(using: self)
+        case .complete(let key, let generation):
+            machine.complete(key: key, generation: generation, using: self)
+        case .timerFired(let key, let generation, let purpose):
+            machine.timerFired(key: key, generation: generation, purpose: purpose, now: clock.now(), using: self)
         }
     }
 
+    private func completed(key: AnyHashableSendable, generation: UInt64) {
+        perform(.complete(key, generation: generation))
+    }
+
     private func timerFired(key: AnyHashableSendable, generation: UInt64, purpose: EffectTimerPurpose) {
-        if isBusy {
-            deferredTimers.append((key, generation, purpose))
-        } else {
-            perform { engine in
-                engine.machine.timerFired(key: key, generation: generation, purpose: purpose, now: engine.clock.now(), using: engine)
-            }
-        }
+        perform(.timerFired(key, generation: generation, purpose: purpose))
     }
 
     /// A completion callback safe to call from any thread, any number of times (only the first counts).

@@ -163,7 +163,7 @@ internal struct EffectMachine<Payload> {
         }
         let slot = slotFor(key)
         if case .throttle(let interval)? = scheduling.coalesce {
-            if let last = stamp[slot], now - last.at < last.interval {
+            if isThrottled(slot, interval: interval, now: now) {
                 freeIfEmpty(slot)
                 return
             }
@@ -249,6 +249,15 @@ internal struct EffectMachine<Payload> {
         for key in slotKey.compactMap({ $0 }) { cancel(key: key, using: interpreter) }
     }
 
+    /// The throttle gate of §2.5 step 4, with the prune done lazily for this key: a stamp at least
+    /// as old as its own interval has lapsed; a live one drops the call only when it is also younger
+    /// than the call's interval (so a zero or negative interval never throttles).
+    private func isThrottled(_ slot: Int, interval: Duration, now: Duration) -> Bool {
+        guard let last = stamp[slot] else { return false }
+        let age = now - last.at
+        return age < last.interval && age < interval
+    }
+
     // MARK: Channels (§3.2)
 
     private mutating func scheduleChannel<I: EffectInterpreter>(
@@ -260,7 +269,7 @@ internal struct EffectMachine<Payload> {
             case .immediate:
                 interpreter.deliver(payload, to: sink)
             case .throttle(let interval):
-                if let last = stamp[slot], now - last.at < last.interval { return }
+                if isThrottled(slot, interval: interval, now: now) { return }
                 stamp[slot] = Stamp(at: now, interval: interval)
                 interpreter.deliver(payload, to: sink)
             case .debounce(let window):
