@@ -42,7 +42,7 @@ extension Behavior {
         if isReducerOnly {
             var mutated = false
             for unit in units {
-                if case .reducer(let reducer) = unit, reducer.willMutate(action, state) { mutated = true }
+                if case .reducer(let reducer) = unit, reducer.willMutate(action, &state) { mutated = true }
             }
             guard mutated else { return BehaviorStep(mutated: false, effect: .empty) }
             for unit in units {
@@ -51,7 +51,21 @@ extension Behavior {
             return BehaviorStep(mutated: true, effect: .empty)
         }
 
-        let (steps, producers) = collectReactions(action, state: state, source: ActionSource(file: file, function: function, line: line))
+        return stepThroughReactions(action, state: &state, environment: environment, source: ActionSource(file: file, function: function, line: line))
+    }
+
+    /// The general path of ``step(_:state:environment:file:function:line:)``: kept out of line so
+    /// its snapshots of the state never enlarge the reducer-only path's stack frame.
+    @MainActor
+    @inlinable
+    @inline(never)
+    internal func stepThroughReactions(
+        _ action: Action,
+        state: inout State,
+        environment: Environment,
+        source: ActionSource
+    ) -> BehaviorStep<Action> {
+        let (steps, producers) = collectReactions(action, state: state, source: source)
         for step in steps {
             switch step {
             case .reducer(let reducer): reducer.run(action, &state)
@@ -82,7 +96,7 @@ extension Behavior {
         for unit in units {
             switch unit {
             case .reducer(let reducer):
-                if reducer.willMutate(action, state) { steps.append(.reducer(reducer)) }
+                if reducer.applies?(action, state) ?? true { steps.append(.reducer(reducer)) }
             case .producer(let produce):
                 if let reader = produce(action, context) { producers.append(reader) }
             case .reaction(let react):

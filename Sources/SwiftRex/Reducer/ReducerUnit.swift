@@ -7,19 +7,21 @@
 internal struct ReducerUnit<Action, State>: Sendable {
     /// Whether the unit acts on this action in this (pre-mutation) state; `nil` means always.
     @usableFromInline
-    let applies: (@Sendable (Action, State) -> Bool)?
+    let applies: (@Sendable (Action, borrowing State) -> Bool)?
     /// The in-place reduce. It must itself skip when the unit does not apply.
     @usableFromInline
     let run: @Sendable (Action, inout State) -> Void
 
     @inlinable
-    init(applies: (@Sendable (Action, State) -> Bool)? = nil, run: @escaping @Sendable (Action, inout State) -> Void) {
+    init(applies: (@Sendable (Action, borrowing State) -> Bool)? = nil, run: @escaping @Sendable (Action, inout State) -> Void) {
         self.applies = applies
         self.run = run
     }
 
+    /// Whether the unit acts on `action`. Takes the state `inout` only to pass its address: a
+    /// by-value (even `borrowing`) parameter makes the caller copy a large value-type state.
     @inlinable
-    func willMutate(_ action: Action, _ state: State) -> Bool {
+    func willMutate(_ action: Action, _ state: inout State) -> Bool {
         guard let applies else { return true }
         return applies(action, state)
     }

@@ -15,6 +15,9 @@ internal struct ObserverList {
     @usableFromInline var entries: [Entry] = []
     @usableFromInline var notifying = 0
     @usableFromInline var hasTombstones = false
+    /// How many entries have a `willChange` / `didChange` (so an empty side skips its loop).
+    @usableFromInline var willChangeCount = 0
+    @usableFromInline var didChangeCount = 0
     var nextID: UInt64 = 0
 
     @usableFromInline
@@ -28,11 +31,15 @@ internal struct ObserverList {
         nextID &+= 1
         let flag = CancellationFlag()
         entries.append(Entry(id: nextID, willChange: willChange, didChange: didChange, cancellation: flag))
+        if willChange != nil { willChangeCount += 1 }
+        if didChange != nil { didChangeCount += 1 }
         return (nextID, flag)
     }
 
     mutating func remove(id: UInt64) {
         guard let index = entries.firstIndex(where: { $0.id == id }) else { return }
+        if entries[index].willChange != nil { willChangeCount -= 1 }
+        if entries[index].didChange != nil { didChangeCount -= 1 }
         if notifying > 0 {
             entries[index].willChange = nil
             entries[index].didChange = nil
@@ -45,6 +52,8 @@ internal struct ObserverList {
     mutating func compact() {
         guard hasTombstones, notifying == 0 else { return }
         entries.removeAll { $0.cancellation.isCancelled || ($0.willChange == nil && $0.didChange == nil) }
+        willChangeCount = entries.count { $0.willChange != nil }
+        didChangeCount = entries.count { $0.didChange != nil }
         hasTombstones = false
     }
 

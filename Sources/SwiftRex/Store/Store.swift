@@ -167,7 +167,7 @@ public final class Store<Action: Sendable, State: Sendable, Environment: Sendabl
         if !reducersAlwaysApply {
             // Every unit is asked (no early exit) so each lifted unit can report a missing element.
             var mutates = false
-            for unit in reducerUnits where unit.willMutate(action, storage) { mutates = true }
+            for unit in reducerUnits where unit.willMutate(action, &storage) { mutates = true }
             guard mutates else { return }
         }
         if observers.isEmpty {
@@ -181,23 +181,25 @@ public final class Store<Action: Sendable, State: Sendable, Environment: Sendabl
     }
 
     /// Calls every observer's `willChange` (or `didChange`), in subscription order, skipping those
-    /// cancelled meanwhile and those added during this notification.
+    /// cancelled meanwhile and those added during this notification. Reads each callback in place
+    /// (no copy of the whole entry) and skips a side nobody observes.
     @inlinable
     internal func notify(willChange: Bool) {
-        observers.notifying += 1
+        guard willChange ? observers.willChangeCount > 0 : observers.didChangeCount > 0 else { return }
+        observers.notifying &+= 1
         let count = observers.entries.count
         var index = 0
         while index < count {
-            let entry = observers.entries[index]
-            index &+= 1
-            if entry.cancellation.isCancelled {
+            if observers.entries[index].cancellation.isCancelled {
                 observers.hasTombstones = true
-                continue
+            } else if willChange {
+                observers.entries[index].willChange?()
+            } else {
+                observers.entries[index].didChange?()
             }
-            let callback = willChange ? entry.willChange : entry.didChange
-            callback?()
+            index &+= 1
         }
-        observers.notifying -= 1
+        observers.notifying &-= 1
         if observers.hasTombstones { compactObservers() }
     }
 
@@ -206,8 +208,10 @@ public final class Store<Action: Sendable, State: Sendable, Environment: Sendabl
         observers.compact()
     }
 
-    /// Every phase, for behaviors with reactions or producers.
-    @usableFromInline
+    /// Every phase, for behaviors with reactions or producers (out of line, so the reducer-only
+    /// path keeps a small stack frame).
+    @inlinable
+    @inline(never)
     internal func runAllPhases(_ action: Action, source: ActionSource, depth: Int) {
         currentDepth = depth
         // P1: handle, against the pre-mutation state.
@@ -217,7 +221,7 @@ public final class Store<Action: Sendable, State: Sendable, Environment: Sendabl
         for unit in behavior.units {
             switch unit {
             case .reducer(let reducer):
-                if reducer.willMutate(action, storage) { mutationSteps.append(.reducer(reducer)) }
+                if reducer.willMutate(action, &storage) { mutationSteps.append(.reducer(reducer)) }
             case .producer(let produce):
                 if let reader = produce(action, context) { producers.append(reader) }
             case .reaction(let react):
