@@ -19,6 +19,12 @@ public struct LiftSite: Hashable, Sendable, CustomStringConvertible {
     public var description: String { name }
 }
 
+extension LiftSite: ExpressibleByStringLiteral {
+    /// A site named by a string literal: `site: "rows"`.
+    @inlinable
+    public init(stringLiteral name: String) { self.init(name) }
+}
+
 /// The id an effect or channel of one collection element runs under: the lift site, the
 /// element's id, and the id the element's feature gave it.
 ///

@@ -61,7 +61,7 @@ internal struct FocusLift<LA: Sendable, LS: Sendable, LE: Sendable, GA: Sendable
         switch unit {
         case .reducer(let inner):
             let run = inner.run
-            let applies: @Sendable (GA, GS) -> Bool
+            let applies: @Sendable (GA, borrowing GS) -> Bool
             if let innerApplies = inner.applies {
                 applies = { action, state in
                     guard let local = extract(action), let slice = preview(state) else { return false }
@@ -183,17 +183,19 @@ internal struct ElementLift<LA: Sendable, LS: Sendable, LE: Sendable, GA: Sendab
         ))
     }
 
-    /// Lifts every unit, in order.
+    /// Lifts every unit, in order. Only the first action-clock unit reports a missing element, so
+    /// one dropped action gives one diagnostic.
     @inlinable func lift(_ units: [BehaviorUnit<LA, LS, LE>]) -> [BehaviorUnit<GA, GS, GE>] {
-        units.map(lift)
+        let reporter = units.firstIndex { $0.isActionClock }
+        return units.indices.map { index in
+            if let extractAddressed { return liftAddressed(units[index], extractAddressed, reportsMissing: index == reporter) }
+            return liftBroadcast(units[index], extractBroadcast!)
+        }
     }
 
-    @inlinable func lift(_ unit: BehaviorUnit<LA, LS, LE>) -> BehaviorUnit<GA, GS, GE> {
-        if let extractAddressed { return liftAddressed(unit, extractAddressed) }
-        return liftBroadcast(unit, extractBroadcast!)
-    }
-
-    @inlinable func liftAddressed(_ unit: BehaviorUnit<LA, LS, LE>, _ extract: @escaping @Sendable (GA) -> (ID, LA)?) -> BehaviorUnit<GA, GS, GE> {
+    @inlinable func liftAddressed(
+        _ unit: BehaviorUnit<LA, LS, LE>, _ extract: @escaping @Sendable (GA) -> (ID, LA)?, reportsMissing: Bool
+    ) -> BehaviorUnit<GA, GS, GE> {
         let element = self.element
         let modifyElement = self.modifyElement
         let lift = self
@@ -204,7 +206,7 @@ internal struct ElementLift<LA: Sendable, LS: Sendable, LE: Sendable, GA: Sendab
             return .reducer(ReducerUnit(applies: { action, state in
                 guard let (id, local) = extract(action) else { return false }
                 guard let slice = element(id, state) else {
-                    lift.reportMissing(id, source: nil)
+                    if reportsMissing { lift.reportMissing(id, source: nil) }
                     return false
                 }
                 return innerApplies?(local, slice) ?? true
@@ -218,7 +220,7 @@ internal struct ElementLift<LA: Sendable, LS: Sendable, LE: Sendable, GA: Sendab
                 guard let (id, local) = extract(action) else { return nil }
                 let localContext = context.compactMap { element(id, $0) }
                 guard localContext.stateBefore != nil else {
-                    lift.reportMissing(id, source: context.source)
+                    if reportsMissing { lift.reportMissing(id, source: context.source) }
                     return nil
                 }
                 return produce(local, localContext).map { lift.liftProducer($0, id: id) }
@@ -229,7 +231,7 @@ internal struct ElementLift<LA: Sendable, LS: Sendable, LE: Sendable, GA: Sendab
                 guard let (id, local) = extract(action) else { return .doNothing }
                 let localContext = context.compactMap { element(id, $0) }
                 guard localContext.stateBefore != nil else {
-                    lift.reportMissing(id, source: context.source)
+                    if reportsMissing { lift.reportMissing(id, source: context.source) }
                     return .doNothing
                 }
                 let reaction = react(local, localContext)
@@ -249,7 +251,7 @@ internal struct ElementLift<LA: Sendable, LS: Sendable, LE: Sendable, GA: Sendab
         switch unit {
         case .reducer(let inner):
             let run = inner.run
-            let applies: @Sendable (GA, GS) -> Bool
+            let applies: @Sendable (GA, borrowing GS) -> Bool
             if let innerApplies = inner.applies {
                 applies = { action, state in
                     guard let local = extract(action) else { return false }

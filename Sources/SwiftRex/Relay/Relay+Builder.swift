@@ -18,14 +18,8 @@ extension Relay.Scope {
 
     /// A scope whose action lane extracts actions with a preview closure (a trigger).
     @inlinable
-    public static func action<G, L, S, E>(_ preview: @escaping @Sendable (G) -> L?) -> Relay.Scope<Relay.ActionExtract<G, L>, Relay.Identity<S>, Relay.Identity<E>> {
+    public static func action<G, L, S, E>(preview: @escaping @Sendable (G) -> L?) -> Relay.Scope<Relay.ActionExtract<G, L>, Relay.Identity<S>, Relay.Identity<E>> {
         .init(action: Relay.ActionExtract(preview), state: .init(), environment: .init())
-    }
-
-    /// A scope whose action lane embeds actions with a review closure (a dispatch target).
-    @inlinable
-    public static func action<G, L, S, E>(review: @escaping @Sendable (L) -> G) -> Relay.Scope<Relay.ActionEmbed<G, L>, Relay.Identity<S>, Relay.Identity<E>> {
-        .init(action: Relay.ActionEmbed(review), state: .init(), environment: .init())
     }
 
     /// A scope whose action lane embeds actions with a trailing review closure (a dispatch target).
@@ -146,14 +140,8 @@ extension Relay.Scope {
 
     /// Sets the action lane: it extracts actions with a preview closure (a trigger).
     @inlinable
-    public func action<G, L>(_ preview: @escaping @Sendable (G) -> L?) -> Relay.Scope<Relay.ActionExtract<G, L>, StateLane, EnvironmentLane> where ActionLane == Relay.Identity<G> {
+    public func action<G, L>(preview: @escaping @Sendable (G) -> L?) -> Relay.Scope<Relay.ActionExtract<G, L>, StateLane, EnvironmentLane> where ActionLane == Relay.Identity<G> {
         .init(action: Relay.ActionExtract(preview), state: state, environment: environment)
-    }
-
-    /// Sets the action lane: it embeds actions with a review closure (a dispatch target).
-    @inlinable
-    public func action<G, L>(review: @escaping @Sendable (L) -> G) -> Relay.Scope<Relay.ActionEmbed<G, L>, StateLane, EnvironmentLane> where ActionLane == Relay.Identity<G> {
-        .init(action: Relay.ActionEmbed(review), state: state, environment: environment)
     }
 
     /// Sets the action lane: it embeds actions with a trailing review closure (a dispatch target).
