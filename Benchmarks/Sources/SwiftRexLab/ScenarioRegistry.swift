@@ -11,5 +11,7 @@ enum ScenarioRegistry {
             + EndoMutScenarios.all
             + BehaviorScenarios.all
             + StackScenarios.all
+            + StoreScenarios.all
+            + ReconcileScenarios.all
     }
 }
