@@ -45,6 +45,17 @@ import Testing
         return (arrayReport!, bufferReport)
     }
 
+    /// A path that promises no in-place mutation: unoptimised it copies the buffer exactly once (so
+    /// the probe is seen to fail); the optimiser is allowed to elide that copy, never to add one.
+    static func expectCopiesByDesign(_ report: CoWReport, sourceLocation: SourceLocation = #_sourceLocation) {
+        #if DEBUG
+        #expect(report.copies == 1, "\(report)", sourceLocation: sourceLocation)
+        #else
+        #expect((report.copies ?? 0) <= 1, "\(report)", sourceLocation: sourceLocation)
+        #endif
+        #expect(report.uniqueAfter != false, sourceLocation: sourceLocation)
+    }
+
     static func expectInPlace(_ reports: (array: CoWReport, buffer: CoWReport), sourceLocation: SourceLocation = #_sourceLocation) {
         #expect(reports.array.isInPlace, "\(reports.array)", sourceLocation: sourceLocation)
         #expect(reports.buffer.isInPlace, "\(reports.buffer)", sourceLocation: sourceLocation)
@@ -79,7 +90,7 @@ import Testing
 
     @Test func reducerPureReturnFormCopiesByDesign() {
         // `reduce { action, state in newState }` receives the state by value and assigns the result
-        // back: building a changed value from a shared one copies the buffer exactly once.
+        // back: building a changed value from a shared one copies the buffer (once, unoptimised).
         let pure = Reducer<Action, Big>.reduce { (_: Action, state: Big) -> Big in
             var next = state
             next.payload.bump()
@@ -87,9 +98,7 @@ import Testing
         }
         var state = Big()
         let reports = Self.probe(&state) { pure.apply(.bump, to: &$0) }
-        #expect(reports.buffer.copies == 1)
-        #expect(reports.array.copied)
-        #expect(reports.buffer.uniqueAfter == true)
+        Self.expectCopiesByDesign(reports.buffer)
         #expect(state.payload.buffer[0] == 1)
     }
 
@@ -102,7 +111,8 @@ import Testing
             }
         }
         var state = Big()
-        #expect(Self.probe(&state) { endo.apply(.bump, to: &$0) }.buffer.copies == 1)
+        Self.expectCopiesByDesign(Self.probe(&state) { endo.apply(.bump, to: &$0) }.buffer)
+        #expect(state.payload.values[0] == 1)
     }
 
     @Test func reducerApplyHasValueSemantics() {
@@ -185,13 +195,11 @@ import Testing
 
     @Test func getSetLensCopiesByDesign() {
         // `Lens(get:set:)` copies the part out, mutates the copy (shared with the whole, so it
-        // copies once), then writes it back.
+        // copies once, unoptimised), then writes it back. Use a key path or `get:modify:` instead.
         let lens = Lens<Big, Payload>(get: { $0.payload }, set: { $0.payload = $1 })
         var state = Big()
         let reports = Self.probe(&state) { lens.modify(&$0) { $0.bump() } }
-        #expect(reports.buffer.copies == 1)
-        #expect(reports.array.copied)
-        #expect(reports.buffer.uniqueAfter == true)
+        Self.expectCopiesByDesign(reports.buffer)
         #expect(state.payload.buffer[0] == 1)
     }
 
@@ -210,13 +218,15 @@ import Testing
     }
 
     @Test func previewSetTraversalCopiesByDesign() {
+        // SPEC §1.1: `AffineTraversal(preview:set:)` copies the part out and rebuilds the whole; the
+        // optimiser happens to elide the copy in release builds, but nothing promises it.
         let affine = AffineTraversal<Big, Payload>(preview: { $0.optional }, set: { $0.optional = $1 })
         var state = Big(optional: Payload())
         let report = CoWProbe.trace(&state, read: { $0.optional?.buffer }, checkUnique: { $0.optional!.buffer.checkUniquelyReferenced() }) { state in
             affine.tryModify(&state) { $0.bump() }
         }
-        #expect(report.copies == 1)
-        #expect(report.uniqueAfter == true)
+        Self.expectCopiesByDesign(report)
+        #expect(state.optional?.buffer[0] == 1)
     }
 
     @Test func prismTryModifyOnEnumStateMutatesInPlace() {
