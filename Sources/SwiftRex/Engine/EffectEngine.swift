@@ -12,6 +12,7 @@ internal struct EnginePayload<Action: Sendable>: Sendable {
 ///
 /// Releasing the engine releases every token: each run, timer and channel is cancelled exactly once.
 @MainActor
+@usableFromInline
 internal final class EffectEngine<Action: Sendable>: EffectInterpreter {
     typealias Payload = EnginePayload<Action>
 
@@ -34,6 +35,7 @@ internal final class EffectEngine<Action: Sendable>: EffectInterpreter {
         case timerFired(AnyHashableSendable, generation: UInt64, purpose: EffectTimerPurpose)
     }
 
+    @usableFromInline
     init(clock: EngineClock, post: @escaping @Sendable (DispatchedAction<Action>, Int) -> Void) {
         self.clock = clock
         self.post = post

@@ -2,11 +2,13 @@
 ///
 /// Built from any `Clock` whose duration is `Duration`. A ``ManualClock`` registers timers
 /// synchronously (fired inside `advance(by:)`); any other clock sleeps in a main-actor `Task`.
+@usableFromInline
 internal struct EngineClock: Sendable {
     /// Time elapsed since the engine's origin.
     let now: @Sendable () -> Duration
     /// Starts a timer that fires at `deadline` (engine time) on the main actor; the token cancels it.
     let startTimer: @MainActor @Sendable (_ deadline: Duration, _ fire: @escaping @MainActor @Sendable () -> Void) -> SubscriptionToken
+    @usableFromInline
     init<C: Clock>(_ clock: C) where C.Duration == Duration {
         let origin = clock.now
         now = { origin.duration(to: clock.now) }

@@ -18,20 +18,25 @@ internal struct Letter<Action: Sendable>: Sendable {
 /// — not one `Task` per action. Buffers are swapped, never reallocated, in steady state.
 @usableFromInline
 internal final class Mailbox<Action: Sendable>: Sendable {
-    private struct Contents: ~Copyable {
-        var letters: [Letter<Action>] = []
-        var drainScheduled = false
+    @usableFromInline
+    struct Contents: ~Copyable {
+        @usableFromInline var letters: [Letter<Action>] = []
+        @usableFromInline var drainScheduled = false
+
+        @inlinable init() {}
     }
 
-    private let contents = Mutex(Contents())
-    private let scheduleDrain: @Sendable () -> Void
+    @usableFromInline let contents = Mutex(Contents())
+    @usableFromInline let scheduleDrain: @Sendable () -> Void
 
     /// A mailbox that calls `scheduleDrain` once whenever it goes from empty to non-empty.
+    @inlinable
     init(scheduleDrain: @escaping @Sendable () -> Void) {
         self.scheduleDrain = scheduleDrain
     }
 
     /// Posts one action.
+    @inlinable
     func post(_ letter: Letter<Action>) {
         let schedule = contents.withLock { contents -> Bool in
             contents.letters.append(letter)
@@ -43,6 +48,7 @@ internal final class Mailbox<Action: Sendable>: Sendable {
     }
 
     /// Posts several actions in order.
+    @inlinable
     func post(_ actions: [DispatchedAction<Action>], depth: Int) {
         let schedule = contents.withLock { contents -> Bool in
             for action in actions { contents.letters.append(Letter(action: action, depth: depth)) }
@@ -54,6 +60,7 @@ internal final class Mailbox<Action: Sendable>: Sendable {
     }
 
     /// Swaps the waiting letters into `buffer` (which must be empty); later posts schedule a new drain.
+    @inlinable
     func take(into buffer: inout [Letter<Action>]) {
         contents.withLock { contents in
             swap(&contents.letters, &buffer)
@@ -62,5 +69,6 @@ internal final class Mailbox<Action: Sendable>: Sendable {
     }
 
     /// The number of letters waiting.
+    @inlinable
     var count: Int { contents.withLock { $0.letters.count } }
 }

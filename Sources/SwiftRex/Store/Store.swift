@@ -46,18 +46,19 @@ public final class Store<Action: Sendable, State: Sendable, Environment: Sendabl
     @exclusivity(unchecked) @usableFromInline var isProcessing = false
     @exclusivity(unchecked) @usableFromInline var queue: [Letter<Action>] = []
     @exclusivity(unchecked) @usableFromInline var queueHead = 0
-    @exclusivity(unchecked) @usableFromInline var currentDepth = 0
 
     // Reusable phase buffers (never nested, so never shared by two dispatches).
-    @usableFromInline var mutationSteps: [MutationStep<Action, State>] = []
-    @usableFromInline var producers: [Producer<Action, State, Environment>] = []
-    @usableFromInline var effects: [Effect<Action>] = []
-    private var mailboxBuffer: [Letter<Action>] = []
+    @exclusivity(unchecked) @usableFromInline var reactionMutations: [EndoMut<State>] = []
+    @exclusivity(unchecked) @usableFromInline var producers: [Producer<Action, State, Environment>] = []
+    @exclusivity(unchecked) @usableFromInline var effects: [Effect<Action>] = []
+    @usableFromInline var mailboxBuffer: [Letter<Action>] = []
 
-    private var engine: EffectEngine<Action>!
-    private var mailbox: Mailbox<Action>!
+    @usableFromInline var engine: EffectEngine<Action>!
+    @usableFromInline var mailbox: Mailbox<Action>!
     /// Reads the live state (weakly): the getter behind `stateBefore` and `liveState`.
-    @usableFromInline var stateReader: (@MainActor @Sendable () -> State?)!
+    @usableFromInline let stateReader: @MainActor @Sendable () -> State?
+    /// The phase-3 context, built once (environment, live state reader and generators never change).
+    @usableFromInline let postContext: PostReducerContext<State, Environment>
 
     private var streamContinuations: [UInt64: AsyncStream<State>.Continuation] = [:]
     private var streamTokens: [UInt64: SubscriptionToken] = [:]
@@ -79,6 +80,8 @@ public final class Store<Action: Sendable, State: Sendable, Environment: Sendabl
     /// handing effects the injected `date` and `uuid` generators.
     ///
     /// If the behavior supervises, the initial state's channels are reconciled at once.
+    /// Inlinable so the mailbox drain it sets up runs code specialised for your types.
+    @inlinable
     public init<C: Clock>(
         initial: State,
         behavior: Behavior<Action, State, Environment>,
@@ -102,7 +105,10 @@ public final class Store<Action: Sendable, State: Sendable, Environment: Sendabl
         threshold = max(1, StoreHooks.reentranceThreshold)
         onReentranceDetected = StoreHooks.onReentranceDetected
         let engineClock = EngineClock(schedulingClock)
-        stateReader = { [weak self] in self?.storage }
+        // The reader is built before `self` is complete, so it reaches the store through a weak box.
+        let box = WeakStoreBox<Action, State, Environment>()
+        stateReader = { box.store?.storage }
+        postContext = PostReducerContext(environment: environment, liveState: stateReader, generators: generators)
         let mailbox = Mailbox<Action>(scheduleDrain: { [weak self] in
             Task { @MainActor [weak self] in self?.drainMailbox() }
         })
@@ -110,15 +116,18 @@ public final class Store<Action: Sendable, State: Sendable, Environment: Sendabl
         engine = EffectEngine(clock: engineClock, post: { action, depth in
             mailbox.post(Letter(action: action, depth: depth))
         })
+        box.store = self
         if supervisor != nil { reconcile() }
     }
 
     /// Creates a Store with an environment, scheduling effects on a `ContinuousClock`.
+    @inlinable
     public convenience init(initial: State, behavior: Behavior<Action, State, Environment>, environment: Environment) {
         self.init(initial: initial, behavior: behavior, environment: environment, clock: { _ in ContinuousClock() })
     }
 
     /// Creates a Store from a reducer and a middleware (the reducer runs first).
+    @inlinable
     public convenience init(
         initial: State,
         reducer: Reducer<Action, State>,
@@ -213,65 +222,109 @@ public final class Store<Action: Sendable, State: Sendable, Environment: Sendabl
     @inlinable
     @inline(never)
     internal func runAllPhases(_ action: Action, source: ActionSource, depth: Int) {
-        currentDepth = depth
-        // P1: handle, against the pre-mutation state.
+        // P1: handle, against the pre-mutation state. Reducer units only record that they will
+        // mutate (in P2 each unit skips by itself when it does not apply); grouped reactions keep
+        // their mutation in a buffer; the first producer stays out of any buffer. The buffers are
+        // empty between dispatches.
         let context = PreReducerContext<State>(source: source, stateBefore: stateReader)
-        mutationSteps.removeAll(keepingCapacity: true)
-        producers.removeAll(keepingCapacity: true)
+        var mutates = false
+        var firstProducer: Producer<Action, State, Environment>?
         for unit in behavior.units {
             switch unit {
             case .reducer(let reducer):
-                if reducer.willMutate(action, &storage) { mutationSteps.append(.reducer(reducer)) }
+                if !mutates, reducer.willMutate(action, &storage) { mutates = true }
             case .producer(let produce):
-                if let reader = produce(action, context) { producers.append(reader) }
+                if let reader = produce(action, context) {
+                    if firstProducer == nil { firstProducer = reader } else { producers.append(reader) }
+                }
             case .reaction(let react):
+                // One entry per reaction unit, in order; `.unchanged` is the identity (no closure).
                 let reaction = react(action, context)
-                if case .mutation(let endo) = reaction.mutation { mutationSteps.append(.endo(endo)) }
-                if let producer = reaction.producer { producers.append(producer) }
+                if case .mutation(let endo) = reaction.mutation {
+                    mutates = true
+                    reactionMutations.append(endo)
+                } else {
+                    reactionMutations.append(.identity)
+                }
+                if let producer = reaction.producer {
+                    if firstProducer == nil { firstProducer = producer } else { producers.append(producer) }
+                }
             case .supervision:
                 break
             }
         }
-        // P2: mutate in place, bracketed by one notification pair.
-        let mutated = !mutationSteps.isEmpty
-        if mutated {
+        // P2: mutate in place, in list order, bracketed by one notification pair.
+        if mutates {
             notify(willChange: true)
-            for step in mutationSteps {
-                switch step {
-                case .reducer(let reducer): reducer.run(action, &storage)
-                case .endo(let endo): endo.runEndoMut(&storage)
+            var reactionIndex = 0
+            for unit in behavior.units {
+                switch unit {
+                case .reducer(let reducer):
+                    reducer.run(action, &storage)
+                case .reaction:
+                    reactionMutations[reactionIndex].runEndoMut(&storage)
+                    reactionIndex &+= 1
+                case .producer, .supervision:
+                    break
                 }
             }
             notify(willChange: false)
         }
-        mutationSteps.removeAll(keepingCapacity: true)
-        // P3: resolve every effect against the post-mutation state.
-        if !producers.isEmpty {
-            let post = PostReducerContext<State, Environment>(environment: environment, liveState: stateReader, generators: generators)
-            effects.removeAll(keepingCapacity: true)
-            for producer in producers { effects.append(producer.runReader(post)) }
-            producers.removeAll(keepingCapacity: true)
-            // P4: schedule each component in order.
-            for effect in effects { schedule(effect, depth: depth) }
-            effects.removeAll(keepingCapacity: true)
+        if !reactionMutations.isEmpty { reactionMutations.removeAll(keepingCapacity: true) }
+        // P3: resolve every effect against the post-mutation state; P4: schedule each component
+        // in order.
+        if let firstProducer {
+            if producers.isEmpty {
+                schedule(firstProducer.runReader(postContext), depth: depth)
+            } else {
+                effects.append(firstProducer.runReader(postContext))
+                for producer in producers { effects.append(producer.runReader(postContext)) }
+                producers.removeAll(keepingCapacity: true)
+                for effect in effects { schedule(effect, depth: depth) }
+                effects.removeAll(keepingCapacity: true)
+            }
         }
         // P5: reconcile, only after a mutation.
-        if mutated, supervisor != nil { reconcile(depth: depth) }
+        if mutates, supervisor != nil { reconcile(depth: depth) }
     }
 
     /// Phase 4 for one effect: plain immediate actions go straight to the mailbox; everything else
     /// goes through the engine's registry.
-    @usableFromInline
+    @inlinable
     internal func schedule(_ effect: Effect<Action>, depth: Int) {
-        effect.forEachComponent { component in
-            let scheduling = component.scheduling
-            if scheduling.id == nil, scheduling.coalesce == nil, (scheduling.delay ?? .zero) <= .zero,
-               let actions = component.immediateActions {
-                mailbox.post(actions, depth: depth + 1)
-            } else {
-                engine.schedule(component, depth: depth + 1)
+        switch effect.storage {
+        case .none: return
+        case .single(let component): schedule(component, depth: depth)
+        case .many(let components): for component in components { schedule(component, depth: depth) }
+        }
+    }
+
+    @inlinable
+    internal func schedule(_ component: Effect<Action>.Component, depth: Int) {
+        let scheduling = component.scheduling
+        if scheduling.id == nil, scheduling.coalesce == nil, scheduling.delay.map({ $0 <= .zero }) ?? true, component.channel == nil {
+            switch component.work {
+            case .just(let action):
+                postEffectAction(action, depth: depth &+ 1)
+                return
+            case .sequence(let actions):
+                for action in actions { postEffectAction(action, depth: depth &+ 1) }
+                return
+            case .subscribe, .cancelOnly:
+                break
             }
         }
+        scheduleInEngine(component, depth: depth &+ 1)
+    }
+
+    @usableFromInline
+    internal func postEffectAction(_ action: DispatchedAction<Action>, depth: Int) {
+        mailbox.post(Letter(action: action, depth: depth))
+    }
+
+    @usableFromInline
+    internal func scheduleInEngine(_ component: Effect<Action>.Component, depth: Int) {
+        engine.schedule(component, depth: depth)
     }
 
     /// Phase 5: the supervisors' channels for the current state, reconciled by the engine.
@@ -301,6 +354,7 @@ public final class Store<Action: Sendable, State: Sendable, Environment: Sendabl
     }
 
     /// Drains the mailbox (a later main-actor turn): effect and channel actions, in posting order.
+    @inlinable
     internal func drainMailbox() {
         var letters = mailboxBuffer
         mailboxBuffer = []
@@ -313,7 +367,7 @@ public final class Store<Action: Sendable, State: Sendable, Environment: Sendabl
                 reported = true
                 continue
             }
-            if let interceptor = effectActionInterceptor {
+            if let interceptor = interceptEffectActions {
                 interceptor(letter.action, letter.depth)
             } else {
                 process(letter.action.action, source: letter.action.dispatcher, depth: letter.depth)
@@ -326,7 +380,11 @@ public final class Store<Action: Sendable, State: Sendable, Environment: Sendabl
     /// When set, effect and channel actions are handed to this closure (with their causal depth)
     /// instead of being processed: the `TestStore` collects them for `receive` assertions.
     @_spi(Testing)
-    public var effectActionInterceptor: (@MainActor (DispatchedAction<Action>, Int) -> Void)?
+    public var effectActionInterceptor: (@MainActor (DispatchedAction<Action>, Int) -> Void)? {
+        get { interceptEffectActions }
+        set { interceptEffectActions = newValue }
+    }
+    @usableFromInline var interceptEffectActions: (@MainActor (DispatchedAction<Action>, Int) -> Void)?
 
     /// Drains the mailbox now instead of on a later turn.
     @_spi(Testing)
@@ -340,7 +398,8 @@ public final class Store<Action: Sendable, State: Sendable, Environment: Sendabl
         process(action.action, source: action.dispatcher, depth: depth)
     }
 
-    private func reportRunaway(_ kind: StoreReentranceInfo.Kind, count: Int, letter: Letter<Action>) {
+    @usableFromInline
+    internal func reportRunaway(_ kind: StoreReentranceInfo.Kind, count: Int, letter: Letter<Action>) {
         onReentranceDetected(StoreReentranceInfo(
             kind: kind,
             drainedCount: count,
@@ -403,12 +462,24 @@ public final class Store<Action: Sendable, State: Sendable, Environment: Sendabl
 
 extension Store where Environment == Void {
     /// Creates a Store from a behavior with no environment.
+    @inlinable
     public convenience init(initial: State, behavior: Behavior<Action, State, Void>) {
         self.init(initial: initial, behavior: behavior, environment: ())
     }
 
     /// Creates a Store from a reducer only (no effects).
+    @inlinable
     public convenience init(initial: State, reducer: Reducer<Action, State>) {
         self.init(initial: initial, behavior: reducer.asBehavior(), environment: ())
     }
+}
+
+/// A weak reference to a store, settable after the store's initialisation.
+@MainActor
+@usableFromInline
+internal final class WeakStoreBox<Action: Sendable, State: Sendable, Environment: Sendable>: Sendable {
+    @usableFromInline weak var store: Store<Action, State, Environment>?
+
+    @inlinable
+    init() {}
 }
