@@ -1,5 +1,7 @@
 /// The measured closure: runs the operation `iterations` times. Setup is done before.
-public typealias Measured = @MainActor (_ iterations: Int) -> Void
+/// Synchronous closures convert to it; asynchronous ones (effect round trips through the
+/// main actor) await their work inside the measured region.
+public typealias Measured = @MainActor (_ iterations: Int) async -> Void
 
 /// What a scenario's setup returns: the measured closure plus optional extra figures.
 public struct ScenarioBody {
@@ -99,11 +101,11 @@ public struct Runner {
     }
 
     /// Measures one scenario at one size.
-    public func measure(_ scenario: Scenario, size: Int?) -> BenchmarkRecord {
+    public func measure(_ scenario: Scenario, size: Int?) async -> BenchmarkRecord {
         let body = scenario.setup(size)
-        let timing = Harness.time(body.run, configuration: configuration)
+        let timing = await Harness.time(body.run, configuration: configuration)
         let allocationIterations = scenario.allocationIterations ?? configuration.allocationIterations
-        let allocations = Harness.allocations(body.run, iterations: allocationIterations, repeats: configuration.allocationRepeats, counter: counter)
+        let allocations = await Harness.allocations(body.run, iterations: allocationIterations, repeats: configuration.allocationRepeats, counter: counter)
         let summary = Statistics.summarize(timing.nanosecondsPerOperation) ?? Summary(min: 0, median: 0, p90: 0, max: 0)
         return BenchmarkRecord(
             name: scenario.name,
@@ -120,14 +122,14 @@ public struct Runner {
     }
 
     /// Runs every selected job, logging progress.
-    public func run(_ scenarios: [Scenario], filter: String?) -> [BenchmarkRecord] {
+    public func run(_ scenarios: [Scenario], filter: String?) async -> [BenchmarkRecord] {
         let jobs = Self.jobs(scenarios, filter: filter)
         var records: [BenchmarkRecord] = []
         let width = String(jobs.count).count
         for (index, job) in jobs.enumerated() {
             let key = RecordKey(name: job.0.name, size: job.1)
             let start = monotonicNanoseconds()
-            let record = measure(job.0, size: job.1)
+            let record = await measure(job.0, size: job.1)
             let seconds = Double(monotonicNanoseconds() - start) / 1e9
             let position = String(index + 1).leftPadded(to: width) + "/\(jobs.count)"
             log("[\(position)] \(key): \(format(record.nsPerOp.median)) ns/op, \(format(record.allocsPerOp)) allocs/op (\(fixed(seconds, digits: 1)) s)")

@@ -77,14 +77,14 @@ public enum Harness {
     /// Times `body`: scales the inner loop so a sample lasts about
     /// `targetSampleNanoseconds`, warms up once, then takes `samples` samples.
     @MainActor
-    public static func time(_ body: @MainActor (Int) -> Void, configuration: RunConfiguration, maxIterations: Int = 1 << 34) -> TimingResult {
+    public static func time(_ body: @MainActor (Int) async -> Void, configuration: RunConfiguration, maxIterations: Int = 1 << 34) async -> TimingResult {
         let target = max(configuration.targetSampleNanoseconds, 1)
         var iterations = 1
         var elapsed: UInt64 = 0
         // Grow geometrically until one run takes at least a tenth of the target.
         while true {
             let start = monotonicNanoseconds()
-            body(iterations)
+            await body(iterations)
             elapsed = monotonicNanoseconds() &- start
             if elapsed >= target / 10 || iterations >= maxIterations { break }
             let factor = elapsed == 0 ? 16 : min(16, max(2, Int((Double(target) / 10 / Double(elapsed)).rounded(.up))))
@@ -92,12 +92,12 @@ public enum Harness {
         }
         let scaled = Double(iterations) * Double(target) / Double(max(elapsed, 1))
         iterations = max(1, min(maxIterations, Int(scaled.rounded(.up))))
-        body(iterations) // warm-up at the final size
+        await body(iterations) // warm-up at the final size
         var perOp: [Double] = []
         perOp.reserveCapacity(configuration.samples)
         for _ in 0..<max(1, configuration.samples) {
             let start = monotonicNanoseconds()
-            body(iterations)
+            await body(iterations)
             let ns = monotonicNanoseconds() &- start
             perOp.append(Double(ns) / Double(iterations))
         }
@@ -108,12 +108,12 @@ public enum Harness {
     /// warm-up call), repeated `repeats` times; returns the minimum count and the
     /// minimum bytes. Deterministic: independent of the timing configuration.
     @MainActor
-    public static func allocations(_ body: @MainActor (Int) -> Void, iterations: Int, repeats: Int, counter: AllocationCounter) -> AllocationSnapshot {
-        body(iterations)
+    public static func allocations(_ body: @MainActor (Int) async -> Void, iterations: Int, repeats: Int, counter: AllocationCounter) async -> AllocationSnapshot {
+        await body(iterations)
         var best = AllocationSnapshot(count: .max, bytes: .max)
         for _ in 0..<max(1, repeats) {
             let before = counter.snapshot()
-            body(iterations)
+            await body(iterations)
             let delta = counter.snapshot().since(before)
             best.count = min(best.count, delta.count)
             best.bytes = min(best.bytes, delta.bytes)

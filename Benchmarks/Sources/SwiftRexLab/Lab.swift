@@ -21,11 +21,11 @@ struct SwiftRexLab {
                 }
                 code = .success
             case let .run(options):
-                code = runBenchmarks(options)
+                code = await runBenchmarks(options)
             case let .compare(current, baseline, options):
                 code = compare(current: current, baseline: baseline, options: options)
             case let .profile(options):
-                code = profile(options)
+                code = await profile(options)
             }
         } catch {
             FileHandle.standardError.write(Data("swiftrex-lab: \(error)\n\n\(labUsage)\n".utf8))
@@ -58,7 +58,7 @@ struct SwiftRexLab {
         return nil
     }
 
-    static func runBenchmarks(_ options: RunOptions) -> ExitCode {
+    static func runBenchmarks(_ options: RunOptions) async -> ExitCode {
         let counter: AllocationCounter
         do {
             counter = try AllocationCounter()
@@ -77,7 +77,7 @@ struct SwiftRexLab {
         print("swiftrex-lab: \(jobs.count) benchmarks, \(configuration.mode) mode (\(configuration.samples) samples × ~\(configuration.targetSampleNanoseconds / 1_000_000) ms; allocations over \(configuration.allocationIterations) iterations, min of \(configuration.allocationRepeats))")
         print("calibration: 1000 allocations counted exactly (\(metadata.allocator ?? "jemalloc")); revision \(metadata.gitRevision.prefix(12)); \(metadata.toolchain)")
         let runner = Runner(configuration: configuration, counter: counter, log: { print($0) })
-        let records = runner.run(scenarios, filter: options.filter)
+        let records = await runner.run(scenarios, filter: options.filter)
         let file = ResultsFile(metadata: metadata, benchmarks: records)
         print("")
         print(Reports.table(file))
@@ -108,7 +108,7 @@ struct SwiftRexLab {
         return result.exitCode
     }
 
-    static func profile(_ options: ProfileOptions) -> ExitCode {
+    static func profile(_ options: ProfileOptions) async -> ExitCode {
         guard let scenario = ScenarioRegistry.all.first(where: { $0.name == options.scenario }) else {
             return fail("unknown scenario '\(options.scenario)' (see --list)", .usage)
         }
@@ -117,7 +117,7 @@ struct SwiftRexLab {
             print("note: size \(size) is not one of the registered sizes \(sizes)")
         }
         let body = scenario.setup(size)
-        body.run(options.iterations) // warm-up: one-time lazy allocations are not profiled
+        await body.run(options.iterations) // warm-up: one-time lazy allocations are not profiled
         let counter = try? AllocationCounter()
         let label = RecordKey(name: scenario.name, size: scenario.sizes == nil ? nil : size).description
         let profiling = HeapProfiler.isEnabled
@@ -126,7 +126,7 @@ struct SwiftRexLab {
             HeapProfiler.setActive(true)
         }
         let before = counter?.snapshot()
-        body.run(options.iterations)
+        await body.run(options.iterations)
         let delta = before.flatMap { before in counter?.snapshot().since(before) }
         if profiling {
             HeapProfiler.setActive(false)

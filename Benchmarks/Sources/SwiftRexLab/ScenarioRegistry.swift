@@ -13,5 +13,6 @@ enum ScenarioRegistry {
             + StackScenarios.all
             + StoreScenarios.all
             + ReconcileScenarios.all
+            + EffectScenarios.all
     }
 }

@@ -50,7 +50,7 @@ struct AllocationCounterTests {
 
     @Test("the harness reports the same allocations per op in quick and full configurations")
     @MainActor
-    func allocationsIndependentOfMode() throws {
+    func allocationsIndependentOfMode() async throws {
         let counter = try AllocationCounter()
         let sink = Slot<Probe?>(nil)
         let scenario = Scenario(name: "test.one.allocation") {
@@ -60,8 +60,8 @@ struct AllocationCounterTests {
         }
         let tiny = RunConfiguration(mode: "quick", samples: 2, targetSampleNanoseconds: 200_000, allocationRepeats: 5)
         let longer = RunConfiguration(mode: "full", samples: 3, targetSampleNanoseconds: 1_000_000, allocationRepeats: 5)
-        let quick = Runner(configuration: tiny, counter: counter, log: { _ in }).measure(scenario, size: nil)
-        let full = Runner(configuration: longer, counter: counter, log: { _ in }).measure(scenario, size: nil)
+        let quick = await Runner(configuration: tiny, counter: counter, log: { _ in }).measure(scenario, size: nil)
+        let full = await Runner(configuration: longer, counter: counter, log: { _ in }).measure(scenario, size: nil)
         #expect(quick.allocsPerOp == 1)
         #expect(full.allocsPerOp == 1)
         #expect(quick.bytesPerOp == 32)
