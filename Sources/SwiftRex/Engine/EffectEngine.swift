@@ -51,7 +51,14 @@ internal final class EffectEngine<Action: Sendable>: EffectInterpreter {
 
     /// Reconciles the supervised channels (phase 5).
     func reconcile(_ channels: Keep<Action>, depth: Int) {
-        // A reused buffer: an unchanged desired set reconciles without allocating.
+        // An unchanged desired set is recognised from the channels' identities alone: nothing is
+        // built and nothing allocated.
+        if !isBusy, machine.matchesMemory(count: channels.count, {
+            (channels[$0].id, channels[$0].resetIdentity, channels[$0].broadcastIdentity)
+        }) {
+            return
+        }
+        // A reused buffer for the entries of a changed set.
         var entries = reconcileBuffer
         reconcileBuffer = []
         entries.removeAll(keepingCapacity: true)

@@ -365,13 +365,23 @@ internal struct EffectMachine<Payload> {
 
     /// True when every desired entry matches memory and no remembered key is missing. No allocation.
     private mutating func isUnchanged(_ desired: [ReconcileEntry<Payload>]) -> Bool {
+        matchesMemory(count: desired.count) { (desired[$0].key, desired[$0].reset, desired[$0].broadcast) }
+    }
+
+    /// True when the desired identities (`count` of them, read by index) match reconcile memory
+    /// exactly: every key remembered with the same reset and broadcast keys, and no remembered key
+    /// missing. O(n) hash lookups, no allocation; lets the engine skip building entries at all.
+    mutating func matchesMemory(
+        count: Int,
+        _ identity: (Int) -> (key: AnyHashableSendable, reset: AnyHashableSendable?, broadcast: AnyHashableSendable?)
+    ) -> Bool {
         epoch &+= 1
         var distinct = 0
-        for entry in desired {
-            guard let index = memoryIndex[entry.key],
-                  memoryReset[index] == entry.reset,
-                  memoryBroadcast[index] == entry.broadcast
-            else { return false }
+        for position in 0..<count {
+            let (key, reset, broadcast) = identity(position)
+            guard let index = memoryIndex[key], memoryReset[index] == reset, memoryBroadcast[index] == broadcast else {
+                return false
+            }
             if memoryEpoch[index] != epoch {
                 memoryEpoch[index] = epoch
                 distinct += 1

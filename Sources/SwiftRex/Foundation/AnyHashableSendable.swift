@@ -4,9 +4,14 @@
 /// Two keys are equal only when they hold the **same dynamic type** and equal values: there is no
 /// bridging, so `1` (Int), `1.0` (Double), `true` and `"1"` are four different keys on every
 /// platform. The hash mixes the type identity with the value's hash.
-public struct AnyHashableSendable: Hashable, Sendable, CustomStringConvertible {
-    /// The wrapped value.
-    public let base: any Hashable & Sendable
+///
+/// Equality and hashing go through the standard library's `AnyHashable` box (a virtual call, no
+/// dynamic cast), guarded by the dynamic type's identity, so reconciling thousands of channel keys
+/// stays cheap.
+public struct AnyHashableSendable: Hashable, @unchecked Sendable, CustomStringConvertible {
+    // `@unchecked`: `erased` only ever wraps a `Sendable` value (see the initialiser).
+    @usableFromInline let erased: AnyHashable
+    @usableFromInline let type: ObjectIdentifier
 
     /// Wraps a value. Wrapping an `AnyHashableSendable` returns it unchanged (no double wrapping).
     @inlinable
@@ -14,27 +19,30 @@ public struct AnyHashableSendable: Hashable, Sendable, CustomStringConvertible {
         if let already = base as? AnyHashableSendable {
             self = already
         } else {
-            self.base = base
+            erased = AnyHashable(base)
+            type = ObjectIdentifier(Swift.type(of: base))
         }
     }
 
-    /// Same dynamic type and equal values.
-    public static func == (lhs: AnyHashableSendable, rhs: AnyHashableSendable) -> Bool {
-        guard type(of: lhs.base) == type(of: rhs.base) else { return false }
-        return Self.isEqual(lhs.base, rhs.base)
+    /// The wrapped value.
+    public var base: any Hashable & Sendable {
+        // Only Sendable values are ever wrapped.
+        erased.base as! any Hashable & Sendable
     }
 
-    private static func isEqual<T: Hashable>(_ lhs: T, _ rhs: any Hashable) -> Bool {
-        guard let rhs = rhs as? T else { return false }
-        return lhs == rhs
+    /// Same dynamic type and equal values.
+    @inlinable
+    public static func == (lhs: AnyHashableSendable, rhs: AnyHashableSendable) -> Bool {
+        lhs.type == rhs.type && lhs.erased == rhs.erased
     }
 
     /// Mixes the dynamic type's identity with the value's hash.
+    @inlinable
     public func hash(into hasher: inout Hasher) {
-        hasher.combine(ObjectIdentifier(type(of: base)))
-        base.hash(into: &hasher)
+        hasher.combine(type)
+        hasher.combine(erased)
     }
 
     /// The wrapped value's description.
-    public var description: String { String(describing: base) }
+    public var description: String { String(describing: erased.base) }
 }

@@ -35,28 +35,22 @@ internal final class Mailbox<Action: Sendable>: Sendable {
         self.scheduleDrain = scheduleDrain
     }
 
-    /// Posts one action.
+    /// Posts one action from any thread; a needed drain is scheduled with `scheduleDrain` (a hop).
     @inlinable
     func post(_ letter: Letter<Action>) {
-        let schedule = contents.withLock { contents -> Bool in
+        if enqueue(letter) { scheduleDrain() }
+    }
+
+    /// Appends one action; returns whether the caller must schedule a drain (the mailbox went
+    /// from idle to pending). Main-actor callers schedule it themselves, without a thread hop.
+    @inlinable
+    func enqueue(_ letter: Letter<Action>) -> Bool {
+        contents.withLock { contents -> Bool in
             contents.letters.append(letter)
             guard !contents.drainScheduled else { return false }
             contents.drainScheduled = true
             return true
         }
-        if schedule { scheduleDrain() }
-    }
-
-    /// Posts several actions in order.
-    @inlinable
-    func post(_ actions: [DispatchedAction<Action>], depth: Int) {
-        let schedule = contents.withLock { contents -> Bool in
-            for action in actions { contents.letters.append(Letter(action: action, depth: depth)) }
-            guard !contents.drainScheduled, !actions.isEmpty else { return false }
-            contents.drainScheduled = true
-            return true
-        }
-        if schedule { scheduleDrain() }
     }
 
     /// Swaps the waiting letters into `buffer` (which must be empty); later posts schedule a new drain.

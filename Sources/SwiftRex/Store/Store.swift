@@ -317,9 +317,14 @@ public final class Store<Action: Sendable, State: Sendable, Environment: Sendabl
         scheduleInEngine(component, depth: depth &+ 1)
     }
 
-    @usableFromInline
+    /// Posts an effect action from the main actor: the drain, when needed, is a main-actor task
+    /// created here, in isolated context, so it is enqueued on the main executor directly (a task
+    /// created from a nonisolated closure would first wake a worker thread to hop back).
+    @inlinable
     internal func postEffectAction(_ action: DispatchedAction<Action>, depth: Int) {
-        mailbox.post(Letter(action: action, depth: depth))
+        if mailbox.enqueue(Letter(action: action, depth: depth)) {
+            Task { [weak self] in self?.drainMailbox() }
+        }
     }
 
     @usableFromInline
