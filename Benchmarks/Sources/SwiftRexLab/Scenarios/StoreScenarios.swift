@@ -76,15 +76,15 @@ enum ReconcileScenarios {
     /// `reconcile.unchanged`, `reconcile.oneChanged`, `reconcile.addRemove`.
     static var all: [Scenario] {
         [
-            Scenario(name: "reconcile.unchanged", sizes: sizes) { size in
+            Scenario(name: "reconcile.unchanged", sizes: sizes, allocationIterations: 4) { size in
                 let keep = channels(size, broadcastOffset: 0)
                 return reconcileLoop([keep, keep])
             },
-            Scenario(name: "reconcile.oneChanged", sizes: sizes) { size in
+            Scenario(name: "reconcile.oneChanged", sizes: sizes, allocationIterations: 4) { size in
                 // Two desired sets that differ in one channel's broadcast value.
                 reconcileLoop([channels(size, broadcastOffset: 0), channels(size, broadcastOffset: 0, changing: size / 2)])
             },
-            Scenario(name: "reconcile.addRemove", sizes: sizes) { size in
+            Scenario(name: "reconcile.addRemove", sizes: sizes, allocationIterations: 4) { size in
                 // Two desired sets: one channel leaves and another arrives.
                 let base = channels(size, broadcastOffset: 0)
                 var swapped = base
