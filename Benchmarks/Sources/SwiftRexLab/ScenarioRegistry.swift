@@ -14,5 +14,6 @@ enum ScenarioRegistry {
             + StoreScenarios.all
             + ReconcileScenarios.all
             + EffectScenarios.all
+            + LiftScenarios.all
     }
 }

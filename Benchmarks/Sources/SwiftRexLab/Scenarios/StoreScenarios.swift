@@ -26,6 +26,20 @@ enum StoreScenarios {
             Scenario(name: "store.dispatch.behavior.combine64") {
                 dispatchLoop(Store(initial: CounterState(), behavior: fluentBehavior(units: 64)), observers: 1)
             },
+            Scenario(name: "store.dispatch.buffered") {
+                // Dispatch through a deduplicating buffer over a projection of the count's parity:
+                // the buffer's observer runs only when the projected value changes.
+                let store = Store(initial: CounterState(), reducer: counterReducer)
+                let buffer = store.projection(action: { $0 }, state: { $0.count & 1 }).buffer()
+                let notifications = Slot(0)
+                let token = buffer.observe(didChange: { notifications.value &+= 1 })
+                let actions = makeCounterActions()
+                let mask = actions.count - 1
+                return { iterations in
+                    for index in 0..<iterations { buffer.dispatch(actions[index & mask]) }
+                    blackHole(token)
+                }
+            },
             Scenario(name: "store.dispatch.unchanged") {
                 // A behavior that reacts to nothing: the fold stays `.unchanged`, no observer runs.
                 let store = Store(initial: CounterState(), behavior: Behavior<CounterAction, CounterState, Void>.react { _, _ in .doNothing })

@@ -1,0 +1,86 @@
+import Baselines
+import LabCore
+import SwiftRex
+
+/// Lifting: routing an addressed action to one element of N, broadcasting to every element, and a
+/// lifted mutation of a large payload against the unlifted one.
+@MainActor
+enum LiftScenarios {
+    /// Collection sizes of the sized lift scenarios.
+    static let sizes = [100, 1_000, 10_000, 100_000]
+
+    struct Row: Identifiable, Sendable, Equatable {
+        var id: Int
+        var count = 0
+    }
+
+    struct Rows: Sendable, Equatable {
+        var rows: [Row]
+        var payload = CounterState(payloadSize: 100_000)
+    }
+
+    enum RowsAction: Sendable, Equatable {
+        case row(ElementAction<Int, CounterAction>)
+        case all(CounterAction)
+        case payload(CounterAction)
+    }
+
+    static let rowPrism = Prism<RowsAction, ElementAction<Int, CounterAction>>(
+        preview: { if case .row(let action) = $0 { action } else { nil } }, review: RowsAction.row)
+    static let allPrism = Prism<RowsAction, CounterAction>(
+        preview: { if case .all(let action) = $0 { action } else { nil } }, review: RowsAction.all)
+    static let payloadPrism = Prism<RowsAction, CounterAction>(
+        preview: { if case .payload(let action) = $0 { action } else { nil } }, review: RowsAction.payload)
+
+    static let rowReducer = Reducer<CounterAction, Row>.reduce { action, row in
+        switch action {
+        case .increment: row.count &+= 1
+        case .decrement: row.count &-= 1
+        case .done: break
+        }
+    }
+
+    /// `lift.collection.byId`, `lift.each.broadcast`, `lift.payload` and `lift.payload.unlifted`.
+    static var all: [Scenario] {
+        [
+            Scenario(name: "lift.collection.byId", sizes: sizes) { size in
+                // One addressed action per dispatch, spread over the collection: O(1) each.
+                let store = Store(initial: Rows(rows: (0..<size).map { Row(id: $0) }), reducer:
+                    rowReducer.liftCollection(.action(rowPrism).state(\Rows.rows)))
+                let ids = (0..<1_024).map { ($0 &* 7_919) % size }
+                return { iterations in
+                    for index in 0..<iterations {
+                        store.dispatch(.row(ElementAction(ids[index & 1_023], action: .increment)))
+                    }
+                }
+            },
+            Scenario(name: "lift.each.broadcast", sizes: sizes, allocationIterations: 4) { size in
+                // One broadcast action reaches every element in place: cost per op grows with N,
+                // cost per element stays flat.
+                let store = Store(initial: Rows(rows: (0..<size).map { Row(id: $0) }), reducer:
+                    rowReducer.liftEach(.action(broadcast: allPrism, into: rowPrism).state(\Rows.rows)))
+                return { iterations in
+                    for _ in 0..<iterations { store.dispatch(.all(.increment)) }
+                }
+            },
+            Scenario(name: "lift.payload") {
+                // A lifted reducer mutating a state that carries a 100k-element payload.
+                let store = Store(initial: Rows(rows: []), reducer: counterReducer.lift(.action(payloadPrism).state(\Rows.payload)))
+                let actions = makeCounterActions()
+                let mask = actions.count - 1
+                return { iterations in
+                    for index in 0..<iterations { store.dispatch(.payload(actions[index & mask])) }
+                }
+            },
+            Scenario(name: "lift.payload.unlifted") {
+                // The same mutation through an unlifted reducer on the payload state itself.
+                let store = Store(initial: CounterState(payloadSize: 100_000), reducer: counterReducer)
+                let actions = makeCounterActions()
+                let mask = actions.count - 1
+                return { iterations in
+                    for index in 0..<iterations { store.dispatch(actions[index & mask]) }
+                }
+            },
+        ]
+    }
+}

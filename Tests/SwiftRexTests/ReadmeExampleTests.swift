@@ -1,0 +1,52 @@
+import Testing
+import SwiftRex
+
+// The README's "feature in one screen", verbatim: it must compile and behave as described.
+private enum SearchAction: Sendable { case query(String), results([String]) }
+private struct SearchState: Sendable, Equatable { var query = ""; var results: [String] = []; var isLive = false }
+private struct SearchEnvironment: Sendable { var search: @Sendable (String) async -> [String] }
+
+private let search = Behavior<SearchAction, SearchState, SearchEnvironment>
+    .reduce { action, state in                       // what changes — in place
+        switch action {
+        case .query(let text): state.query = text
+        case .results(let found): state.results = found
+        }
+    }
+    .produce { action, _ in                          // what to do because of an action
+        guard case .query(let text) = action else { return .doNothing }
+        return Producer { ctx in
+            Effect.task(scheduling: .debounce(id: "search", delay: .milliseconds(300))) { send in
+                send(.results(await ctx.environment.search(text)))
+            }
+        }
+    }
+    .supervise { state in                            // what to keep alive while the state holds
+        Supervision { _ in
+            state.isLive ? [Channel(id: "feed") { dispatch in .cancelOnly { /* close the socket */ } }] : []
+        }
+    }
+
+private enum AppAction: Sendable { case search(SearchAction), other }
+private struct AppState: Sendable, Equatable { var search = SearchState() }
+private struct AppEnvironment: Sendable { var search: SearchEnvironment }
+private let searchPrism = Prism<AppAction, SearchAction>(
+    preview: { if case .search(let action) = $0 { action } else { nil } },
+    review: AppAction.search
+)
+private let app = search.lift(.action(searchPrism).state(\AppState.search).environment(\AppEnvironment.search))
+
+@MainActor
+@Suite struct ReadmeExampleTests {
+    @Test func theReadmeFeatureSearchesAfterTheDebounceThroughTheLiftedStore() async {
+        let clock = ManualClock()
+        let environment = AppEnvironment(search: SearchEnvironment(search: { query in ["\(query)!"] }))
+        let store = Store(initial: AppState(), behavior: app, environment: environment, clock: { _ in clock })
+        store.dispatch(.search(.query("swift")))
+        #expect(store.state.search.query == "swift")
+        clock.advance(by: .milliseconds(300))
+        #expect(await eventually { store.state.search.results == ["swift!"] })
+        store.dispatch(.other)
+        #expect(store.state.search.results == ["swift!"])
+    }
+}
