@@ -296,3 +296,38 @@ final class EventLog: Sendable {
         #expect(store.openChannelIDs.isEmpty)
     }
 }
+
+@MainActor
+@Suite struct StoreInspectionFromEffectsTests {
+    enum Action: Sendable, Equatable { case start, inspected(Bool, Int, Int) }
+
+    @Test func readingTheStoresEffectStateFromInsideAnEffectIsSafe() async {
+        let box = StoreBox()
+        let behavior = Behavior<Action, Int, Void>
+            .reduce { action, state in if case .inspected = action { state += 1 } }
+            .produce { action, _ in
+                guard action == .start else { return .doNothing }
+                return Producer { _ in
+                    .subscribe(scheduling: .keyed(id: "inspect")) { send, complete in
+                        // Runs synchronously inside the engine's scheduling operation.
+                        MainActor.assumeIsolated {
+                            if let store = box.store {
+                                send(DispatchedAction(.inspected(store.isIdle, store.openChannelIDs.count, store.registeredEffectCount)))
+                            }
+                        }
+                        complete()
+                        return .empty
+                    }
+                }
+            }
+        let store = Store(initial: 0, behavior: behavior)
+        box.store = store
+        store.dispatch(.start)
+        #expect(await eventually { store.state == 1 })
+    }
+
+    @MainActor
+    final class StoreBox: @unchecked Sendable {
+        var store: Store<Action, Int, Void>?
+    }
+}

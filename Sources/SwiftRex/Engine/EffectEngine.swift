@@ -89,13 +89,25 @@ internal final class EffectEngine<Action: Sendable>: EffectInterpreter {
     }
 
     /// Keys with a live channel.
-    var openChannelKeys: [AnyHashableSendable] { machine.openChannelKeys }
+    /// Read from effect code while the machine is mid-operation, this is the last settled answer
+    /// (reading the machine then would overlap its mutation).
+    var openChannelKeys: [AnyHashableSendable] {
+        if !isBusy { settledOpenChannelKeys = machine.openChannelKeys }
+        return settledOpenChannelKeys
+    }
 
-    /// Whether nothing but live channels remains (no run, no pending timer).
-    var isQuiescent: Bool { machine.isQuiescent }
+    /// Whether nothing but live channels remains (no run, no pending timer); `false` while the
+    /// machine is mid-operation.
+    var isQuiescent: Bool { isBusy ? false : machine.isQuiescent }
 
-    /// The number of keys the registry holds.
-    var liveKeyCount: Int { machine.liveKeyCount }
+    /// The number of keys the registry holds (the last settled count while mid-operation).
+    var liveKeyCount: Int {
+        if !isBusy { settledLiveKeyCount = machine.liveKeyCount }
+        return settledLiveKeyCount
+    }
+
+    private var settledOpenChannelKeys: [AnyHashableSendable] = []
+    private var settledLiveKeyCount = 0
 
     private static func traits(_ payload: Effect<Action>.Component.ChannelPayload) -> ChannelTraits {
         ChannelTraits(isPipeOnly: payload.isPipeOnly, delivery: payload.delivery, deliversOnOpen: payload.deliversOnOpen)
