@@ -334,3 +334,30 @@ func collectingDiagnostics(_ body: () throws -> Void) rethrows -> [StoreDiagnost
         #expect(holder.optional?.count == 1)
     }
 }
+
+@MainActor
+@Suite struct ElementProjectionTests {
+    typealias App = LiftApp
+
+    @Test func anElementProjectionReadsItsElementAndAddressesItsActions() {
+        let rows = App.row.liftCollection(.action(App.rowPrism).state(\App.AppState.rows).environment(\App.AppEnvironment.rowEnvironment))
+        var initial = App.AppState()
+        initial.rows = (0..<1_000).map { App.Row(id: $0, name: "row \($0)") }
+        let store = Store(initial: initial, behavior: rows, environment: App.AppEnvironment())
+        let row = store.projection(.action(App.rowPrism).state(\App.AppState.rows), element: 640)
+        #expect(row.state?.name == "row 640")
+        row.dispatch(.rename("renamed"))
+        #expect(store.state.rows[640].name == "renamed")
+        #expect(row.state?.name == "renamed")
+        let missing = store.projection(.action(App.rowPrism).state(\App.AppState.rows), element: 5_000)
+        #expect(missing.state == nil)
+    }
+
+    @Test func aDictionaryElementProjectionReadsByKey() {
+        var initial = App.AppState()
+        initial.configs = ["a": App.Row(id: 1, name: "A")]
+        let store = Store(initial: initial, reducer: Reducer<App.AppAction, App.AppState>.identity)
+        let config = store.projection(.action(App.configPrism).state(dictionary: \App.AppState.configs), element: "a")
+        #expect(config.state?.name == "A")
+    }
+}

@@ -40,7 +40,8 @@ enum LiftScenarios {
         }
     }
 
-    /// `lift.collection.byId`, `lift.each.broadcast`, `lift.payload` and `lift.payload.unlifted`.
+    /// `lift.collection.byId`, `lift.each.broadcast`, `lift.projection.element`, `lift.payload` and
+    /// `lift.payload.unlifted`.
     static var all: [Scenario] {
         [
             Scenario(name: "lift.collection.byId", sizes: sizes) { size in
@@ -61,6 +62,16 @@ enum LiftScenarios {
                     rowReducer.liftEach(.action(broadcast: allPrism, into: rowPrism).state(\Rows.rows)))
                 return { iterations in
                     for _ in 0..<iterations { store.dispatch(.all(.increment)) }
+                }
+            },
+            Scenario(name: "lift.projection.element", sizes: sizes) { size in
+                // Reading one element through an element projection: O(1) amortised at any size.
+                let store = Store(initial: Rows(rows: (0..<size).map { Row(id: $0) }), reducer: rowReducer.liftCollection(.action(rowPrism).state(\Rows.rows)))
+                let projections = (0..<64).map { store.projection(.action(rowPrism).state(\Rows.rows), element: ($0 &* 7_919) % size) }
+                return { iterations in
+                    var total = 0
+                    for index in 0..<iterations { total &+= projections[index & 63].state?.count ?? 0 }
+                    blackHole(total)
                 }
             },
             Scenario(name: "lift.payload") {
