@@ -40,8 +40,6 @@ public enum Relay {
     }
 }
 
-extension Relay.Scope where ActionLane == Relay.Identity<Any>, StateLane == Relay.Identity<Any>, EnvironmentLane == Relay.Identity<Any> {}
-
 // MARK: Lane capabilities
 
 /// An action lane that extracts the local action from a global one (`nil`: not for this feature).

@@ -89,7 +89,7 @@ public enum StoreHooks {
     }
 
     /// A task-local override of ``onDiagnostic``, called synchronously where the misuse is
-    /// detected: scope it around a test with `StoreHooks.$diagnosticHandler.withValue(…) { … }`.
+    /// detected: scope it around a test with `DiagnosticOverride.$handler.withValue(…) { … }`.
     public nonisolated static var diagnosticHandler: (@Sendable (StoreDiagnostic) -> Void)? {
         DiagnosticOverride.handler
     }
