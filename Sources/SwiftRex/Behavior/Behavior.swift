@@ -75,7 +75,7 @@ public struct Behavior<Action: Sendable, State: Sendable, Environment: Sendable>
         self.init(units: consequences.map { consequence in
             switch consequence {
             case .reaction(let react): return .reaction(react)
-            case .supervision(let supervise): return .supervision(supervise)
+            case .supervision(let supervise): return .supervision(SupervisionUnit(supervise))
             }
         })
     }
@@ -142,7 +142,7 @@ public struct Behavior<Action: Sendable, State: Sendable, Environment: Sendable>
     /// A behavior that keeps channels alive while the state holds (the effect-supervisor concern).
     @inlinable
     public static func supervise(_ supervise: @escaping @MainActor @Sendable (State) -> Supervision<Action, Environment>) -> Behavior {
-        Behavior(units: [.supervision(supervise)])
+        Behavior(units: [.supervision(SupervisionUnit(supervise))])
     }
 
     /// `self <> react(…)`.

@@ -8,7 +8,7 @@ internal enum BehaviorUnit<Action: Sendable, State: Sendable, Environment: Senda
     case reducer(ReducerUnit<Action, State>)
     case producer(@MainActor @Sendable (Action, PreReducerContext<State>) -> Producer<Action, State, Environment>?)
     case reaction(@MainActor @Sendable (Action, PreReducerContext<State>) -> Reaction<Action, State, Environment>)
-    case supervision(@MainActor @Sendable (State) -> Supervision<Action, Environment>)
+    case supervision(SupervisionUnit<State, Action, Environment>)
 
     /// This unit as a public consequence.
     @inlinable
@@ -28,8 +28,8 @@ internal enum BehaviorUnit<Action: Sendable, State: Sendable, Environment: Senda
             }
         case .reaction(let react):
             return .reaction(react)
-        case .supervision(let supervise):
-            return .supervision(supervise)
+        case .supervision(let unit):
+            return .supervision(unit.supervise)
         }
     }
 

@@ -49,19 +49,62 @@ internal final class EffectEngine<Action: Sendable>: EffectInterpreter {
         perform(.schedule(payload, component.scheduling, component.channel.map(Self.traits)))
     }
 
-    /// Reconciles the supervised channels (phase 5).
-    func reconcile(_ channels: Keep<Action>, depth: Int) {
+    /// Reconciles the supervised channels (phase 5). `segmentEnds[i]` is the end index in
+    /// `channels` of segment `i` (one supervision unit's channels); empty means one segment.
+    /// Returns whether the set differed from the last one.
+    @discardableResult
+    func reconcile(_ channels: Keep<Action>, segmentEnds: [Int] = [], depth: Int) -> Bool {
         // An unchanged desired set is recognised from the channels' identities alone: nothing is
         // built and nothing allocated.
         if !isBusy, machine.matchesMemory(count: channels.count, {
             (channels[$0].id, channels[$0].resetIdentity, channels[$0].broadcastIdentity)
         }) {
-            return
+            return false
         }
         // A reused buffer for the entries of a changed set.
         var entries = reconcileBuffer
         reconcileBuffer = []
         entries.removeAll(keepingCapacity: true)
+        if segmentEnds.isEmpty {
+            appendEntries(channels[...], segment: 0, depth: depth, to: &entries)
+        } else {
+            var start = 0
+            for (segment, end) in segmentEnds.enumerated() {
+                appendEntries(channels[start..<end], segment: segment, depth: depth, to: &entries)
+                start = end
+            }
+        }
+        perform(.reconcile(entries))
+        entries.removeAll(keepingCapacity: true)
+        reconcileBuffer = entries
+        return true
+    }
+
+    /// Whether the channels one segment wants are the ones it wanted (`previous`), unchanged.
+    /// `false` while the machine is mid-operation. No allocation.
+    func segmentMatches(_ segment: Int, previous: some Collection<AnyHashableSendable>, channels: Keep<Action>) -> Bool {
+        guard !isBusy else { return false }
+        return machine.segmentMatches(segment: segment, previous: previous, count: channels.count) {
+            (channels[$0].id, channels[$0].resetIdentity, channels[$0].broadcastIdentity)
+        }
+    }
+
+    /// Reconciles one segment of the desired set (D5), leaving every other channel alone.
+    /// Returns `false`, doing nothing, when it cannot be done soundly in part (the machine is
+    /// mid-operation, the segment would take over another segment's key, or the last full set had
+    /// duplicate keys): the caller then reconciles the full set.
+    func reconcileSegment(_ segment: Int, previous: [AnyHashableSendable], channels: Keep<Action>, depth: Int) -> Bool {
+        guard !isBusy else { return false }
+        var entries: [ReconcileEntry<Payload>] = []
+        entries.reserveCapacity(channels.count)
+        appendEntries(channels[...], segment: segment, depth: depth, to: &entries)
+        isBusy = true
+        let done = machine.reconcileSegment(segment, previous: previous, desired: entries, now: clock.now(), using: self)
+        drainDeferred()
+        return done
+    }
+
+    private func appendEntries(_ channels: ArraySlice<Channel<Action>>, segment: Int, depth: Int, to entries: inout [ReconcileEntry<Payload>]) {
         for channel in channels {
             guard let payload = channel.component.channel else { continue }
             entries.append(ReconcileEntry(
@@ -70,12 +113,10 @@ internal final class EffectEngine<Action: Sendable>: EffectInterpreter {
                 broadcast: channel.broadcastIdentity,
                 settle: channel.settle,
                 payload: EnginePayload(component: channel.component, depth: depth),
-                traits: Self.traits(payload)
+                traits: Self.traits(payload),
+                segment: segment
             ))
         }
-        perform(.reconcile(entries))
-        entries.removeAll(keepingCapacity: true)
-        reconcileBuffer = entries
     }
 
     /// Cancels everything under `key`.
@@ -124,6 +165,11 @@ internal final class EffectEngine<Action: Sendable>: EffectInterpreter {
         }
         isBusy = true
         run(operation)
+        drainDeferred()
+    }
+
+    /// Runs the operations deferred while the machine was busy, in arrival order, then frees it.
+    private func drainDeferred() {
         var next = 0
         while next < deferred.count {
             let operation = deferred[next]

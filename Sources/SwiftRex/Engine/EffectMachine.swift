@@ -45,6 +45,8 @@ internal struct ReconcileEntry<Payload> {
     var settle: Duration?
     var payload: Payload
     var traits: ChannelTraits
+    /// The supervision segment (one supervision unit of the behavior) that wants the channel.
+    var segment: Int = 0
 }
 
 /// A key that never equals a user id: the private registration of an id-less component.
@@ -101,14 +103,21 @@ internal struct EffectMachine<Payload> {
     private var generationCounter: UInt64 = 0
     private var anonymousCounter: UInt64 = 0
 
-    // Reconcile memory: the previous desired set, in order.
+    // Reconcile memory: the previous desired set. Positions are unordered (a segment reconcile
+    // swaps a leaver out); `memorySeq` keeps the order the channels were established in.
     private var memoryIndex: [AnyHashableSendable: Int] = [:]
     private var memoryKey: [AnyHashableSendable] = []
     private var memoryReset: [AnyHashableSendable?] = []
     private var memoryBroadcast: [AnyHashableSendable?] = []
     private var memorySuppressed: [Bool] = []
     private var memoryEpoch: [UInt64] = []
+    private var memorySeq: [UInt64] = []
+    private var memorySegment: [Int] = []
+    private var nextSeq: UInt64 = 0
     private var epoch: UInt64 = 0
+    /// Whether the last full reconcile saw two entries with the same key: segment reconciles are
+    /// then unsound (one segment's leaver may be another's keeper) and are refused.
+    private(set) var lastFullHadDuplicates = false
     init() {}
 
     // MARK: Inspection
@@ -324,11 +333,13 @@ internal struct EffectMachine<Payload> {
             }
         }
 
-        // Leavers first, in their previous order (D7).
-        for (index, key) in memoryKey.enumerated() where position[key] == nil {
-            _ = index
-            cancel(key: key, using: interpreter)
-        }
+        lastFullHadDuplicates = unique.count != desired.count
+
+        // Leavers first, in the order they were established (D7).
+        var leavers: [Int] = []
+        for index in memoryKey.indices where position[memoryKey[index]] == nil { leavers.append(index) }
+        if leavers.count > 1 { leavers.sort { memorySeq[$0] < memorySeq[$1] } }
+        for index in leavers { cancel(key: memoryKey[index], using: interpreter) }
 
         var newSuppressed: [Bool] = []
         newSuppressed.reserveCapacity(unique.count)
@@ -340,19 +351,7 @@ internal struct EffectMachine<Payload> {
             }
             let suppressed = memorySuppressed[old]
             newSuppressed.append(suppressed)
-            if suppressed { continue }
-            if memoryReset[old] != entry.reset {
-                cancel(key: entry.key, using: interpreter)
-                openAfterSettle(entry, now: now, using: interpreter)
-            } else if memoryBroadcast[old] != entry.broadcast {
-                let slot = slotFor(entry.key)
-                if settleTimer[slot] != nil {
-                    settleTimer[slot]!.payload = entry.payload
-                    settleTimer[slot]!.traits = entry.traits
-                } else {
-                    scheduleChannel(entry.payload, traits: entry.traits, key: entry.key, now: now, using: interpreter)
-                }
-            }
+            if !suppressed { apply(entry, remembered: old, now: now, using: interpreter) }
         }
 
         memoryIndex = position
@@ -361,6 +360,148 @@ internal struct EffectMachine<Payload> {
         memoryBroadcast = unique.map(\.broadcast)
         memorySuppressed = newSuppressed
         memoryEpoch = Array(repeating: epoch, count: unique.count)
+        memorySeq = unique.indices.map { nextSeq &+ UInt64($0) }
+        nextSeq &+= UInt64(unique.count)
+        memorySegment = unique.map(\.segment)
+    }
+
+    /// A desired entry that is remembered (and not suppressed): a reset-key change recreates it
+    /// (after `settle`), a broadcast change is delivered, or reopens a channel no longer live.
+    private mutating func apply<I: EffectInterpreter>(
+        _ entry: ReconcileEntry<Payload>, remembered old: Int, now: Duration, using interpreter: I
+    ) where I.Payload == Payload {
+        if memoryReset[old] != entry.reset {
+            cancel(key: entry.key, using: interpreter)
+            openAfterSettle(entry, now: now, using: interpreter)
+        } else if memoryBroadcast[old] != entry.broadcast {
+            let slot = slotFor(entry.key)
+            if settleTimer[slot] != nil {
+                settleTimer[slot]!.payload = entry.payload
+                settleTimer[slot]!.traits = entry.traits
+            } else {
+                scheduleChannel(entry.payload, traits: entry.traits, key: entry.key, now: now, using: interpreter)
+            }
+        }
+    }
+
+    // MARK: Segment reconcile (D5)
+
+    /// True when `previous` (the keys a segment wanted last time) and the `count` identities read
+    /// by index are the same channels with the same reset and broadcast keys, all remembered for
+    /// `segment`. No allocation.
+    mutating func segmentMatches(
+        segment: Int,
+        previous: some Collection<AnyHashableSendable>,
+        count: Int,
+        _ identity: (Int) -> (key: AnyHashableSendable, reset: AnyHashableSendable?, broadcast: AnyHashableSendable?)
+    ) -> Bool {
+        epoch &+= 1
+        var distinct = 0
+        for position in 0..<count {
+            let (key, reset, broadcast) = identity(position)
+            guard let index = memoryIndex[key], memorySegment[index] == segment,
+                  memoryReset[index] == reset, memoryBroadcast[index] == broadcast
+            else { return false }
+            if memoryEpoch[index] != epoch {
+                memoryEpoch[index] = epoch
+                distinct += 1
+            }
+        }
+        guard distinct == previous.count else { return false }
+        for key in previous {
+            guard let index = memoryIndex[key], memoryEpoch[index] == epoch else { return false }
+        }
+        return true
+    }
+
+    /// Reconciles one segment of the desired set — the channels one part of the state wants, for
+    /// instance one collection element's — leaving every other remembered channel alone: leavers
+    /// of the segment are cancelled first (in their previous order), then entries are opened,
+    /// recreated or fed exactly as a full reconcile would.
+    ///
+    /// Returns `false`, doing nothing, when the segment would take over a key another segment
+    /// holds, or when the last full reconcile saw duplicate keys: the caller must then reconcile
+    /// the full set.
+    mutating func reconcileSegment<I: EffectInterpreter>(
+        _ segment: Int,
+        previous: [AnyHashableSendable],
+        desired: [ReconcileEntry<Payload>],
+        now: Duration,
+        using interpreter: I
+    ) -> Bool where I.Payload == Payload {
+        guard !lastFullHadDuplicates else { return false }
+        // Deduplicate in place: a later entry replaces an earlier one with the same key.
+        var unique: [ReconcileEntry<Payload>] = []
+        unique.reserveCapacity(desired.count)
+        for entry in desired {
+            if let existing = unique.firstIndex(where: { $0.key == entry.key }) {
+                unique[existing] = entry
+            } else {
+                unique.append(entry)
+            }
+        }
+        for entry in unique {
+            if let index = memoryIndex[entry.key], memorySegment[index] != segment || !previous.contains(entry.key) {
+                return false
+            }
+        }
+        var leavers: [Int] = []
+        for key in previous where !unique.contains(where: { $0.key == key }) {
+            if let index = memoryIndex[key] { leavers.append(index) }
+        }
+        if leavers.count > 1 { leavers.sort { memorySeq[$0] < memorySeq[$1] } }
+        let leaverKeys = leavers.map { memoryKey[$0] }
+        for key in leaverKeys {
+            cancel(key: key, using: interpreter)
+            forget(key)
+        }
+        for entry in unique {
+            guard let old = memoryIndex[entry.key] else {
+                scheduleChannel(entry.payload, traits: entry.traits, key: entry.key, now: now, using: interpreter)
+                remember(entry)
+                continue
+            }
+            if !memorySuppressed[old] { apply(entry, remembered: old, now: now, using: interpreter) }
+            memoryReset[old] = entry.reset
+            memoryBroadcast[old] = entry.broadcast
+        }
+        return true
+    }
+
+    /// Adds a first-seen entry to reconcile memory, established after everything remembered.
+    private mutating func remember(_ entry: ReconcileEntry<Payload>) {
+        memoryIndex[entry.key] = memoryKey.count
+        memoryKey.append(entry.key)
+        memoryReset.append(entry.reset)
+        memoryBroadcast.append(entry.broadcast)
+        memorySuppressed.append(false)
+        memoryEpoch.append(epoch)
+        memorySeq.append(nextSeq)
+        nextSeq &+= 1
+        memorySegment.append(entry.segment)
+    }
+
+    /// Removes a key from reconcile memory (swapping the last entry into its place).
+    private mutating func forget(_ key: AnyHashableSendable) {
+        guard let index = memoryIndex.removeValue(forKey: key) else { return }
+        let last = memoryKey.count - 1
+        if index != last {
+            memoryIndex[memoryKey[last]] = index
+            memoryKey.swapAt(index, last)
+            memoryReset.swapAt(index, last)
+            memoryBroadcast.swapAt(index, last)
+            memorySuppressed.swapAt(index, last)
+            memoryEpoch.swapAt(index, last)
+            memorySeq.swapAt(index, last)
+            memorySegment.swapAt(index, last)
+        }
+        memoryKey.removeLast()
+        memoryReset.removeLast()
+        memoryBroadcast.removeLast()
+        memorySuppressed.removeLast()
+        memoryEpoch.removeLast()
+        memorySeq.removeLast()
+        memorySegment.removeLast()
     }
 
     /// True when every desired entry matches memory and no remembered key is missing. No allocation.

@@ -72,7 +72,7 @@ internal struct FocusLift<LA: Sendable, LS: Sendable, LE: Sendable, GA: Sendable
             } else {
                 applies = { action, state in extract(action) != nil && preview(state) != nil }
             }
-            return .reducer(ReducerUnit(applies: applies) { action, state in
+            return .reducer(ReducerUnit(applies: applies, scope: inner.scope) { action, state in
                 guard let local = extract(action) else { return }
                 _ = tryModify(&state) { run(local, &$0) }
             })
@@ -103,16 +103,20 @@ internal struct FocusLift<LA: Sendable, LS: Sendable, LE: Sendable, GA: Sendable
                 return Reaction(mutation: mutation, produce: reaction.producer.map(liftProducer))
             }
 
-        case .supervision(let supervise):
+        case .supervision(let unit):
+            let supervise = unit.supervise
             let narrow = self.narrow
             let embed = self.embed
-            return .supervision { state in
+            let lift = self
+            return .supervision(SupervisionUnit({ state in
                 guard let slice = preview(state) else { return Supervision { _ in [] } }
                 let supervision = supervise(slice)
                 return Supervision { environment in
                     supervision.runReader(narrow(environment)).map { $0.mapAction(embed) }
                 }
-            }
+            }, keyed: unit.keyed.map { keyed in
+                KeyedSupervision(token: keyed.token) { FocusedSupervisionTracker(inner: keyed.makeTracker(), lift: lift) }
+            }))
         }
     }
 }
@@ -134,6 +138,8 @@ internal struct ElementLift<LA: Sendable, LS: Sendable, LE: Sendable, GA: Sendab
     @usableFromInline let modifyEach: @Sendable (inout GS, (ID, inout LS) -> Void) -> Void
     @usableFromInline let narrow: @Sendable (GE) -> LE
     @usableFromInline let site: LiftSite
+    /// This lift's identity, matching its units' mutation scopes with its supervision (D5).
+    @usableFromInline let token: LiftToken
 
     @inlinable init<SL: KeyedState, EL: NarrowsEnvironment>(
         addressed: (@Sendable (GA) -> (ID, LA)?)?,
@@ -151,6 +157,7 @@ internal struct ElementLift<LA: Sendable, LS: Sendable, LE: Sendable, GA: Sendab
         modifyEach = { state.modifyEach(in: &$0, $1) }
         narrow = { environment.narrow($0) }
         self.site = site
+        token = .next()
     }
 
     /// The effect of one element: its context narrowed to the element, its actions addressed back
@@ -210,7 +217,7 @@ internal struct ElementLift<LA: Sendable, LS: Sendable, LE: Sendable, GA: Sendab
                     return false
                 }
                 return innerApplies?(local, slice) ?? true
-            }, run: { action, state in
+            }, scope: .addressed(token), run: { action, state in
                 guard let (id, local) = extract(action) else { return }
                 _ = modifyElement(id, &state) { run(local, &$0) }
             }))
@@ -238,8 +245,8 @@ internal struct ElementLift<LA: Sendable, LS: Sendable, LE: Sendable, GA: Sendab
                 return Reaction(mutation: lift.liftMutation(reaction.mutation, id: id), produce: reaction.producer.map { lift.liftProducer($0, id: id) })
             }
 
-        case .supervision(let supervise):
-            return .supervision(liftSupervision(supervise))
+        case .supervision(let unit):
+            return .supervision(liftSupervision(unit.supervise))
         }
     }
 
@@ -262,7 +269,7 @@ internal struct ElementLift<LA: Sendable, LS: Sendable, LE: Sendable, GA: Sendab
             } else {
                 applies = { action, state in extract(action) != nil && !isEmpty(state) }
             }
-            return .reducer(ReducerUnit(applies: applies) { action, state in
+            return .reducer(ReducerUnit(applies: applies, scope: .eachElement(token)) { action, state in
                 guard let local = extract(action) else { return }
                 modifyEach(&state) { _, slice in run(local, &slice) }
             })
@@ -293,21 +300,23 @@ internal struct ElementLift<LA: Sendable, LS: Sendable, LE: Sendable, GA: Sendab
                 return .mconcat(reactions)
             }
 
-        case .supervision(let supervise):
-            return .supervision(liftSupervision(supervise))
+        case .supervision(let unit):
+            return .supervision(liftSupervision(unit.supervise))
         }
     }
 
     /// Fans the element supervisor out over every present element, walking storage once:
-    /// channels re-embed their actions and are stamped with the element and the lift site.
+    /// channels re-embed their actions and are stamped with the element and the lift site. The
+    /// keyed form lets a store re-evaluate one element only (D5).
     @inlinable func liftSupervision(
         _ supervise: @escaping @MainActor @Sendable (LS) -> Supervision<LA, LE>
-    ) -> @MainActor @Sendable (GS) -> Supervision<GA, GE> {
+    ) -> SupervisionUnit<GS, GA, GE> {
         let forEachElement = self.forEachElement
         let narrow = self.narrow
         let embed = self.embed
         let site = self.site
-        return { state in
+        let lift = self
+        return SupervisionUnit({ state in
             var collected: [(ID, Supervision<LA, LE>)] = []
             forEachElement(state) { id, slice in collected.append((id, supervise(slice))) }
             let perElement = collected
@@ -321,6 +330,6 @@ internal struct ElementLift<LA: Sendable, LS: Sendable, LE: Sendable, GA: Sendab
                 }
                 return channels
             }
-        }
+        }, keyed: KeyedSupervision(token: token) { ElementSupervisionTracker(lift: lift, supervise: supervise) })
     }
 }

@@ -33,7 +33,7 @@ public struct Middleware<Action: Sendable, State: Sendable, Environment: Sendabl
         for unit in units {
             switch unit {
             case .producer(let produce): producers.append(produce)
-            case .supervision(let supervise): supervisions.append(supervise)
+            case .supervision(let unit): supervisions.append(unit.supervise)
             case .reducer, .reaction: preconditionFailure("Internal inconsistency: a middleware holds only producers and supervisions")
             }
         }
@@ -62,7 +62,7 @@ public struct Middleware<Action: Sendable, State: Sendable, Environment: Sendabl
         supervisor: (@MainActor @Sendable (State) -> Supervision<Action, Environment>)? = nil
     ) {
         var units: [BehaviorUnit<Action, State, Environment>] = [.producer(handle)]
-        if let supervisor { units.append(.supervision(supervisor)) }
+        if let supervisor { units.append(.supervision(SupervisionUnit(supervisor))) }
         self.init(units: units)
     }
 
@@ -92,7 +92,7 @@ public struct Middleware<Action: Sendable, State: Sendable, Environment: Sendabl
     /// A middleware keeping channels alive while the state holds.
     @inlinable
     public static func supervise(_ supervise: @escaping @MainActor @Sendable (State) -> Supervision<Action, Environment>) -> Middleware {
-        Middleware(units: [.supervision(supervise)])
+        Middleware(units: [.supervision(SupervisionUnit(supervise))])
     }
 
     /// `self <> produce(…)`.

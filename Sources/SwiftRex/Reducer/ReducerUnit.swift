@@ -11,10 +11,19 @@ internal struct ReducerUnit<Action, State>: Sendable {
     /// The in-place reduce. It must itself skip when the unit does not apply.
     @usableFromInline
     let run: @Sendable (Action, inout State) -> Void
+    /// What the unit may mutate when it applies (``MutationScope/anything`` unless a collection
+    /// lift knows better): lets the Store reconcile only the element an action changed (D5).
+    @usableFromInline
+    let scope: MutationScope
 
     @inlinable
-    init(applies: (@Sendable (Action, borrowing State) -> Bool)? = nil, run: @escaping @Sendable (Action, inout State) -> Void) {
+    init(
+        applies: (@Sendable (Action, borrowing State) -> Bool)? = nil,
+        scope: MutationScope = .anything,
+        run: @escaping @Sendable (Action, inout State) -> Void
+    ) {
         self.applies = applies
+        self.scope = scope
         self.run = run
     }
 

@@ -41,6 +41,10 @@ public final class Store<Action: Sendable, State: Sendable, Environment: Sendabl
     /// Whether every reducer unit always applies (no pre-mutation test to run).
     @usableFromInline let reducersAlwaysApply: Bool
     @usableFromInline let supervisor: (@MainActor @Sendable (State) -> Supervision<Action, Environment>)?
+    /// Phase 5's segments and collection trackers; `nil` when nothing supervises.
+    @usableFromInline var supervision: SupervisionPlan<State, Action, Environment>?
+    /// The union of every reducer unit's mutation scope (what an always-applying fold may change).
+    @usableFromInline let reducersScope: MutationScope
 
     @exclusivity(unchecked) @usableFromInline var observers = ObserverList()
     @exclusivity(unchecked) @usableFromInline var isProcessing = false
@@ -102,6 +106,7 @@ public final class Store<Action: Sendable, State: Sendable, Environment: Sendabl
         self.reducerUnits = behavior.isReducerOnly ? reducerUnits : []
         reducersAlwaysApply = !reducerUnits.isEmpty && reducerUnits.allSatisfy { $0.applies == nil }
         supervisor = behavior.supervisor
+        reducersScope = reducerUnits.reduce(MutationScope.nothing) { $0.merged($1.scope) }
         threshold = max(1, StoreHooks.reentranceThreshold)
         onReentranceDetected = StoreHooks.onReentranceDetected
         let engineClock = EngineClock(schedulingClock)
@@ -117,7 +122,13 @@ public final class Store<Action: Sendable, State: Sendable, Environment: Sendabl
             mailbox.post(Letter(action: action, depth: depth))
         })
         box.store = self
-        if supervisor != nil { reconcile() }
+        if supervisor != nil {
+            supervision = SupervisionPlan(units: behavior.units.compactMap { unit in
+                if case .supervision(let supervision) = unit { return supervision }
+                return nil
+            })
+            reconcile()
+        }
     }
 
     /// Creates a Store with an environment, scheduling effects on a `ContinuousClock`.
@@ -173,11 +184,12 @@ public final class Store<Action: Sendable, State: Sendable, Environment: Sendabl
             runAllPhases(action, source: source, depth: depth)
             return
         }
+        var scope = reducersScope
         if !reducersAlwaysApply {
             // Every unit is asked (no early exit) so each lifted unit can report a missing element.
-            var mutates = false
-            for unit in reducerUnits where unit.willMutate(action, &storage) { mutates = true }
-            guard mutates else { return }
+            scope = .nothing
+            for unit in reducerUnits where unit.willMutate(action, &storage) { scope = scope.merged(unit.scope) }
+            guard scope != .nothing else { return }
         }
         if observers.isEmpty {
             for unit in reducerUnits { unit.run(action, &storage) }
@@ -186,7 +198,7 @@ public final class Store<Action: Sendable, State: Sendable, Environment: Sendabl
             for unit in reducerUnits { unit.run(action, &storage) }
             notify(willChange: false)
         }
-        if supervisor != nil { reconcile(depth: depth) }
+        if supervisor != nil { reconcile(after: scope, action: action, depth: depth) }
     }
 
     /// Calls every observer's `willChange` (or `didChange`), in subscription order, skipping those
@@ -228,11 +240,21 @@ public final class Store<Action: Sendable, State: Sendable, Environment: Sendabl
         // empty between dispatches.
         let context = PreReducerContext<State>(source: source, stateBefore: stateReader)
         var mutates = false
+        var scope = MutationScope.nothing
+        let supervises = supervisor != nil
         var firstProducer: Producer<Action, State, Environment>?
         for unit in behavior.units {
             switch unit {
             case .reducer(let reducer):
-                if !mutates, reducer.willMutate(action, &storage) { mutates = true }
+                // A supervising store asks every unit, to learn what the action may change.
+                if supervises {
+                    if reducer.willMutate(action, &storage) {
+                        mutates = true
+                        scope = scope.merged(reducer.scope)
+                    }
+                } else if !mutates, reducer.willMutate(action, &storage) {
+                    mutates = true
+                }
             case .producer(let produce):
                 if let reader = produce(action, context) {
                     if firstProducer == nil { firstProducer = reader } else { producers.append(reader) }
@@ -242,6 +264,7 @@ public final class Store<Action: Sendable, State: Sendable, Environment: Sendabl
                 let reaction = react(action, context)
                 if case .mutation(let endo) = reaction.mutation {
                     mutates = true
+                    scope = .anything
                     reactionMutations.append(endo)
                 } else {
                     reactionMutations.append(.identity)
@@ -285,7 +308,7 @@ public final class Store<Action: Sendable, State: Sendable, Environment: Sendabl
             }
         }
         // P5: reconcile, only after a mutation.
-        if mutates, supervisor != nil { reconcile(depth: depth) }
+        if mutates, supervises { reconcile(after: scope, action: action, depth: depth) }
     }
 
     /// Phase 4 for one effect: plain immediate actions go straight to the mailbox; everything else
@@ -335,9 +358,13 @@ public final class Store<Action: Sendable, State: Sendable, Environment: Sendabl
     /// Phase 5: the supervisors' channels for the current state, reconciled by the engine.
     @usableFromInline
     internal func reconcile(depth: Int = 0) {
-        guard let supervisor else { return }
-        let channels = supervisor(storage).runReader(environment)
-        engine.reconcile(channels, depth: depth + 1)
+        supervision?.reconcileAll(state: storage, environment: environment, engine: engine, depth: depth + 1)
+    }
+
+    /// Phase 5 after a mutation of `scope` by `action`: only the element it changed, when sound (D5).
+    @usableFromInline
+    internal func reconcile(after scope: MutationScope, action: Action, depth: Int) {
+        supervision?.reconcile(after: scope, action: action, state: storage, environment: environment, engine: engine, depth: depth + 1)
     }
 
     /// Drains actions queued synchronously during processing, cutting off a runaway loop.

@@ -1,0 +1,255 @@
+// Incremental supervision (D5): after an action that changes one element of a large supervised
+// collection, only that element's channels are recomputed and reconciled.
+//
+// Two static facts make it sound. Every reducer unit declares its `MutationScope` — what it may
+// mutate for an action: anything, the element the action addresses through one collection lift,
+// or every element of one lift. And a collection lift's supervision keeps its keyed form, a
+// per-store `ElementSupervisionTracking` object that can evaluate one element and remembers the
+// channel keys each element wanted. When every unit that mutated in a dispatch was scoped to the
+// addressed element of lift T, the Store asks T's tracker for that element only.
+
+import Synchronization
+
+/// Identifies one collection lift (one `liftCollection` or `liftEach` call), so that a mutation
+/// scoped to it can be matched with its supervision.
+@usableFromInline
+internal struct LiftToken: Hashable, Sendable {
+    @usableFromInline let raw: UInt64
+
+    @usableFromInline
+    init(raw: UInt64) { self.raw = raw }
+
+    private static let counter = Atomic<UInt64>(0)
+
+    /// A token no other lift has.
+    @usableFromInline
+    static func next() -> LiftToken {
+        LiftToken(raw: counter.add(1, ordering: .relaxed).newValue)
+    }
+}
+
+/// What a reducer unit may mutate for an action: nothing, anything, the element the action
+/// addresses through one collection lift, or every element of one lift. One word, merged with
+/// integer comparisons, so tracking it costs nothing measurable on the dispatch path.
+@usableFromInline
+internal struct MutationScope: Equatable, Sendable {
+    /// 0: nothing; `.max`: anything; `token << 1`: the addressed element; `token << 1 | 1`: every element.
+    @usableFromInline var raw: UInt64
+
+    @inlinable init(raw: UInt64) { self.raw = raw }
+
+    /// No mutation.
+    @inlinable static var nothing: MutationScope { MutationScope(raw: 0) }
+    /// Any part of the state.
+    @inlinable static var anything: MutationScope { MutationScope(raw: .max) }
+    /// Only the element the action addresses through the lift `token`.
+    @inlinable static func addressed(_ token: LiftToken) -> MutationScope { MutationScope(raw: token.raw << 1) }
+    /// Any element of the lift `token`, but nothing else.
+    @inlinable static func eachElement(_ token: LiftToken) -> MutationScope { MutationScope(raw: token.raw << 1 | 1) }
+
+    /// The scope of two mutations of the same dispatch.
+    @inlinable
+    func merged(_ other: MutationScope) -> MutationScope {
+        if other.raw == 0 || other.raw == raw { return self }
+        if raw == 0 { return other }
+        return .anything
+    }
+
+    /// The lift whose addressed element is all this scope may have changed.
+    @inlinable
+    var addressedToken: LiftToken? {
+        raw != 0 && raw != .max && raw & 1 == 0 ? LiftToken(raw: raw >> 1) : nil
+    }
+}
+
+/// The channel keys one element wanted, without an array for the common zero- or one-channel case.
+@usableFromInline
+internal enum ElementKeys: RandomAccessCollection, Sendable {
+    case none
+    case one(AnyHashableSendable)
+    case many([AnyHashableSendable])
+
+    /// The ids of `channels`.
+    @usableFromInline
+    init<A>(_ channels: some Collection<Channel<A>>) {
+        switch channels.count {
+        case 0: self = .none
+        case 1: self = .one(channels.first!.id)
+        default: self = .many(channels.map(\.id))
+        }
+    }
+
+    @usableFromInline var startIndex: Int { 0 }
+    @usableFromInline var endIndex: Int {
+        switch self {
+        case .none: return 0
+        case .one: return 1
+        case .many(let keys): return keys.count
+        }
+    }
+    @usableFromInline subscript(position: Int) -> AnyHashableSendable {
+        switch self {
+        case .none: preconditionFailure("ElementKeys.none has no elements")
+        case .one(let key): return key
+        case .many(let keys): return keys[position]
+        }
+    }
+}
+
+/// One supervision unit: the whole-state evaluation, and for a collection lift its keyed form.
+@usableFromInline
+internal struct SupervisionUnit<State: Sendable, Action: Sendable, Environment: Sendable>: Sendable {
+    /// The channels the state wants.
+    @usableFromInline let supervise: @MainActor @Sendable (State) -> Supervision<Action, Environment>
+    /// The per-element form, when the unit is (a lift of) a collection lift's supervision.
+    @usableFromInline let keyed: KeyedSupervision<State, Action, Environment>?
+
+    @inlinable
+    init(_ supervise: @escaping @MainActor @Sendable (State) -> Supervision<Action, Environment>, keyed: KeyedSupervision<State, Action, Environment>? = nil) {
+        self.supervise = supervise
+        self.keyed = keyed
+    }
+}
+
+/// A collection lift's supervision in keyed form: its lift token and a factory for the per-store
+/// tracker that remembers each element's channels.
+@usableFromInline
+internal struct KeyedSupervision<State: Sendable, Action: Sendable, Environment: Sendable>: Sendable {
+    @usableFromInline let token: LiftToken
+    @usableFromInline let makeTracker: @MainActor @Sendable () -> any ElementSupervisionTracking<State, Action, Environment>
+
+    @inlinable
+    init(token: LiftToken, makeTracker: @escaping @MainActor @Sendable () -> any ElementSupervisionTracking<State, Action, Environment>) {
+        self.token = token
+        self.makeTracker = makeTracker
+    }
+}
+
+/// A store's view of one collection lift's supervision: evaluates every element (remembering each
+/// element's keys as pending), or just the element an action addresses.
+@MainActor
+@usableFromInline
+internal protocol ElementSupervisionTracking<State, Action, Environment>: AnyObject {
+    associatedtype State
+    associatedtype Action: Sendable
+    associatedtype Environment
+
+    /// Appends every element's channels, in container order, recording each element's keys as pending.
+    func evaluateAll(_ state: State, _ environment: Environment, into keep: inout Keep<Action>)
+    /// Forgets the pending keys (the focus was absent: no element).
+    func clearPending()
+    /// Makes the pending keys the remembered ones.
+    func commitAll()
+    /// The keys the element addressed by `action` wanted last, and its channels now (empty when
+    /// it is gone); `nil` when the action addresses no element of this lift.
+    func evaluateAddressed(_ action: Action, _ state: State, _ environment: Environment) -> (previous: ElementKeys, channels: Keep<Action>)?
+    /// Remembers `keys` for the element the last `evaluateAddressed` call addressed.
+    func commitAddressed(_ keys: ElementKeys)
+}
+
+/// The tracker of one `liftCollection`/`liftEach`: typed element ids, a memo of each element's keys.
+@MainActor
+@usableFromInline
+internal final class ElementSupervisionTracker<LA: Sendable, LS: Sendable, LE: Sendable, GA: Sendable, GS: Sendable, GE: Sendable, ID: Hashable & Sendable>: ElementSupervisionTracking {
+    @usableFromInline let lift: ElementLift<LA, LS, LE, GA, GS, GE, ID>
+    @usableFromInline let supervise: @MainActor @Sendable (LS) -> Supervision<LA, LE>
+    private var memo: [ID: ElementKeys] = [:]
+    private var pending: [(ID, ElementKeys)] = []
+    private var lastAddressed: ID?
+
+    @usableFromInline
+    init(lift: ElementLift<LA, LS, LE, GA, GS, GE, ID>, supervise: @escaping @MainActor @Sendable (LS) -> Supervision<LA, LE>) {
+        self.lift = lift
+        self.supervise = supervise
+    }
+
+    private func channels(of id: ID, _ slice: LS, _ environment: LE, into keep: inout Keep<GA>) {
+        let embed = lift.embed
+        for channel in supervise(slice).runReader(environment) {
+            keep.append(channel.mapAction { embed(id, $0) }.scopedToElement(id, site: lift.site))
+        }
+    }
+
+    @usableFromInline
+    func evaluateAll(_ state: GS, _ environment: GE, into keep: inout Keep<GA>) {
+        pending.removeAll(keepingCapacity: true)
+        let local = lift.narrow(environment)
+        lift.forEachElement(state) { id, slice in
+            let start = keep.count
+            channels(of: id, slice, local, into: &keep)
+            pending.append((id, ElementKeys(keep[start...])))
+        }
+    }
+
+    @usableFromInline
+    func clearPending() { pending.removeAll(keepingCapacity: true) }
+
+    @usableFromInline
+    func commitAll() {
+        memo = Dictionary(pending, uniquingKeysWith: { first, _ in first })
+        pending.removeAll(keepingCapacity: true)
+    }
+
+    @usableFromInline
+    func evaluateAddressed(_ action: GA, _ state: GS, _ environment: GE) -> (previous: ElementKeys, channels: Keep<GA>)? {
+        guard let (id, _) = lift.extractAddressed?(action) else { return nil }
+        lastAddressed = id
+        let previous = memo[id] ?? .none
+        var keep: Keep<GA> = []
+        if let slice = lift.element(id, state) {
+            channels(of: id, slice, lift.narrow(environment), into: &keep)
+        }
+        return (previous, keep)
+    }
+
+    @usableFromInline
+    func commitAddressed(_ keys: ElementKeys) {
+        guard let id = lastAddressed else { return }
+        if case .none = keys { memo[id] = nil } else { memo[id] = keys }
+    }
+}
+
+/// A collection lift's tracker seen through a focus lift (`lift`, `liftOptional`): the same memo,
+/// reached through the focus.
+@MainActor
+@usableFromInline
+internal final class FocusedSupervisionTracker<LA: Sendable, LS: Sendable, LE: Sendable, GA: Sendable, GS: Sendable, GE: Sendable>: ElementSupervisionTracking {
+    @usableFromInline let inner: any ElementSupervisionTracking<LS, LA, LE>
+    @usableFromInline let lift: FocusLift<LA, LS, LE, GA, GS, GE>
+
+    @usableFromInline
+    init(inner: any ElementSupervisionTracking<LS, LA, LE>, lift: FocusLift<LA, LS, LE, GA, GS, GE>) {
+        self.inner = inner
+        self.lift = lift
+    }
+
+    @usableFromInline
+    func evaluateAll(_ state: GS, _ environment: GE, into keep: inout Keep<GA>) {
+        guard let slice = lift.preview(state) else {
+            inner.clearPending()
+            return
+        }
+        var local: Keep<LA> = []
+        inner.evaluateAll(slice, lift.narrow(environment), into: &local)
+        let embed = lift.embed
+        for channel in local { keep.append(channel.mapAction(embed)) }
+    }
+
+    @usableFromInline
+    func clearPending() { inner.clearPending() }
+
+    @usableFromInline
+    func commitAll() { inner.commitAll() }
+
+    @usableFromInline
+    func evaluateAddressed(_ action: GA, _ state: GS, _ environment: GE) -> (previous: ElementKeys, channels: Keep<GA>)? {
+        guard let local = lift.extract(action), let slice = lift.preview(state),
+              let (previous, channels) = inner.evaluateAddressed(local, slice, lift.narrow(environment))
+        else { return nil }
+        let embed = lift.embed
+        return (previous, channels.map { $0.mapAction(embed) })
+    }
+
+    @usableFromInline
+    func commitAddressed(_ keys: ElementKeys) { inner.commitAddressed(keys) }
+}
