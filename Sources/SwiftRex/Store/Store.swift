@@ -418,6 +418,15 @@ public final class Store<Action: Sendable, State: Sendable, Environment: Sendabl
     }
     @usableFromInline var interceptEffectActions: (@MainActor (DispatchedAction<Action>, Int) -> Void)?
 
+    /// Whether an action that changed one collection element reconciles that element alone (D5);
+    /// on by default. Turning it off makes every reconcile evaluate the full desired set, which
+    /// tests use as the reference the incremental path must agree with.
+    @_spi(Testing)
+    public var reconcilesChangedElementAlone: Bool {
+        get { supervision?.allowsPartial ?? false }
+        set { supervision?.allowsPartial = newValue }
+    }
+
     /// Drains the mailbox now instead of on a later turn.
     @_spi(Testing)
     public func drainEffectActionsNow() {
