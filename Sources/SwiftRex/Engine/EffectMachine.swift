@@ -354,15 +354,24 @@ internal struct EffectMachine<Payload> {
             if !suppressed { apply(entry, remembered: old, now: now, using: interpreter) }
         }
 
+        // Plain index loops: `map` over entries of an unspecialised generic type goes through
+        // the Collection witness, whose read coroutine allocates a frame per element.
         memoryIndex = position
-        memoryKey = unique.map(\.key)
-        memoryReset = unique.map(\.reset)
-        memoryBroadcast = unique.map(\.broadcast)
+        memoryKey.removeAll(keepingCapacity: true)
+        memoryReset.removeAll(keepingCapacity: true)
+        memoryBroadcast.removeAll(keepingCapacity: true)
+        memorySeq.removeAll(keepingCapacity: true)
+        memorySegment.removeAll(keepingCapacity: true)
+        for index in unique.indices {
+            memoryKey.append(unique[index].key)
+            memoryReset.append(unique[index].reset)
+            memoryBroadcast.append(unique[index].broadcast)
+            memorySeq.append(nextSeq &+ UInt64(index))
+            memorySegment.append(unique[index].segment)
+        }
+        nextSeq &+= UInt64(unique.count)
         memorySuppressed = newSuppressed
         memoryEpoch = Array(repeating: epoch, count: unique.count)
-        memorySeq = unique.indices.map { nextSeq &+ UInt64($0) }
-        nextSeq &+= UInt64(unique.count)
-        memorySegment = unique.map(\.segment)
     }
 
     /// A desired entry that is remembered (and not suppressed): a reset-key change recreates it

@@ -5,13 +5,16 @@
 /// bridging, so `1` (Int), `1.0` (Double), `true` and `"1"` are four different keys on every
 /// platform. The hash mixes the type identity with the value's hash.
 ///
-/// Equality and hashing go through the standard library's `AnyHashable` box (a virtual call, no
-/// dynamic cast), guarded by the dynamic type's identity, so reconciling thousands of channel keys
-/// stays cheap.
+/// The hash is computed once, when the key is made: a dictionary lookup hashes one integer, and
+/// equality compares hashes and type identities before it reaches the `AnyHashable` box (whose
+/// comparison instantiates generic metadata at run time), so reconciling thousands of channel
+/// keys stays cheap.
 public struct AnyHashableSendable: Hashable, @unchecked Sendable, CustomStringConvertible {
     // `@unchecked`: `erased` only ever wraps a `Sendable` value (see the initialiser).
     @usableFromInline let erased: AnyHashable
     @usableFromInline let type: ObjectIdentifier
+    /// The type identity and value hash, mixed once at creation (per-process seed, like `Hasher`).
+    @usableFromInline let cachedHash: Int
 
     /// Wraps a value. Wrapping an `AnyHashableSendable` returns it unchanged (no double wrapping).
     @inlinable
@@ -19,8 +22,14 @@ public struct AnyHashableSendable: Hashable, @unchecked Sendable, CustomStringCo
         if let already = base as? AnyHashableSendable {
             self = already
         } else {
-            erased = AnyHashable(base)
-            type = ObjectIdentifier(Swift.type(of: base))
+            let erased = AnyHashable(base)
+            let type = ObjectIdentifier(Swift.type(of: base))
+            var hasher = Hasher()
+            hasher.combine(type)
+            hasher.combine(erased)
+            self.erased = erased
+            self.type = type
+            cachedHash = hasher.finalize()
         }
     }
 
@@ -33,14 +42,13 @@ public struct AnyHashableSendable: Hashable, @unchecked Sendable, CustomStringCo
     /// Same dynamic type and equal values.
     @inlinable
     public static func == (lhs: AnyHashableSendable, rhs: AnyHashableSendable) -> Bool {
-        lhs.type == rhs.type && lhs.erased == rhs.erased
+        lhs.cachedHash == rhs.cachedHash && lhs.type == rhs.type && lhs.erased == rhs.erased
     }
 
-    /// Mixes the dynamic type's identity with the value's hash.
+    /// Feeds the hash computed at creation (the dynamic type's identity mixed with the value's hash).
     @inlinable
     public func hash(into hasher: inout Hasher) {
-        hasher.combine(type)
-        hasher.combine(erased)
+        hasher.combine(cachedHash)
     }
 
     /// The wrapped value's description.

@@ -64,7 +64,10 @@ internal final class SupervisionPlan<State: Sendable, Action: Sendable, Environm
             var start = 0
             for index in segments.indices {
                 segments[index].tracker?.commitAll()
-                segments[index].previous = keep[start..<ends[index]].map(\.id)
+                var previous: [AnyHashableSendable] = []
+                previous.reserveCapacity(ends[index] - start)
+                for position in start..<ends[index] { previous.append(keep[position].id) }
+                segments[index].previous = previous
                 start = ends[index]
             }
             isCommitted = true

@@ -75,7 +75,7 @@ internal enum ElementKeys: RandomAccessCollection, Sendable {
         switch channels.count {
         case 0: self = .none
         case 1: self = .one(channels.first!.id)
-        default: self = .many(channels.map(\.id))
+        default: self = .many(channels.map { $0.id })
         }
     }
 

@@ -40,7 +40,21 @@ enum LiftScenarios {
         }
     }
 
-    /// `lift.collection.byId`, `lift.each.broadcast`, `lift.projection.element`, `lift.payload` and
+    /// Sizes of the supervised fan-out scenario.
+    static let reconcileSizes = [1_000, 10_000, 100_000]
+
+    /// Rows that each keep a channel broadcasting the row's count (its body does nothing).
+    static let supervisedRows = Behavior<CounterAction, Row, Void>(reducer: rowReducer, middleware: .identity)
+        .supervise { row in
+            Supervision { _ in
+                [Channel<CounterAction>(id: 0, broadcasting: .onChange(row.count)) { _ in
+                    ChannelHandler(receive: { _ in }, cancel: {})
+                }]
+            }
+        }
+        .liftCollection(.action(rowPrism).state(\Rows.rows))
+
+    /// `reconcile.oneRowChanged`, `lift.collection.byId`, `lift.each.broadcast`, `lift.projection.element`, `lift.payload` and
     /// `lift.payload.unlifted`.
     static var all: [Scenario] {
         [
@@ -72,6 +86,18 @@ enum LiftScenarios {
                     var total = 0
                     for index in 0..<iterations { total &+= projections[index & 63].state?.count ?? 0 }
                     blackHole(total)
+                }
+            },
+            Scenario(name: "reconcile.oneRowChanged", sizes: reconcileSizes) { size in
+                // D5: every row supervises a channel broadcasting its count; each dispatch
+                // increments one row, so exactly one channel's broadcast changes and is delivered.
+                // Only that row is re-evaluated and reconciled: flat from 1k to 100k rows.
+                let store = Store(initial: Rows(rows: (0..<size).map { Row(id: $0) }, payload: CounterState()), behavior: supervisedRows, environment: ())
+                let ids = (0..<1_024).map { ($0 &* 7_919) % size }
+                return { iterations in
+                    for index in 0..<iterations {
+                        store.dispatch(.row(ElementAction(ids[index & 1_023], action: .increment)))
+                    }
                 }
             },
             Scenario(name: "lift.payload") {
