@@ -223,7 +223,9 @@ public final class Store<Action: Sendable, State: Sendable, Environment: Sendabl
     @inline(never)
     internal func runAllPhases(_ action: Action, source: ActionSource, depth: Int) {
         // P1: handle, against the pre-mutation state. Reducer units only record that they will
-        // mutate (in P2 each unit skips by itself when it does not apply); grouped reactions keep
+        // mutate (in P2 each unit skips by itself when it does not apply); every unit is asked,
+        // even once another will mutate, so each lifted unit can report a missing element (as on
+        // the reducer-only path); grouped reactions keep
         // their mutation in a buffer; the first producer stays out of any buffer. The buffers are
         // empty between dispatches.
         let context = PreReducerContext<State>(source: source, stateBefore: stateReader)
@@ -232,7 +234,7 @@ public final class Store<Action: Sendable, State: Sendable, Environment: Sendabl
         for unit in behavior.units {
             switch unit {
             case .reducer(let reducer):
-                if !mutates, reducer.willMutate(action, &storage) { mutates = true }
+                if reducer.willMutate(action, &storage) { mutates = true }
             case .producer(let produce):
                 if let reader = produce(action, context) {
                     if firstProducer == nil { firstProducer = reader } else { producers.append(reader) }
