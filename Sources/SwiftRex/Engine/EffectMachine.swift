@@ -283,6 +283,12 @@ internal struct EffectMachine<Payload> {
                 interpreter.deliver(payload, to: sink)
             case .debounce(let window):
                 deliverTimer[slot].map { $0.token.cancel() }
+                guard window > .zero else {
+                    // A non-positive window delivers at once, like a one-shot debounce (§2.5).
+                    deliverTimer[slot] = nil
+                    interpreter.deliver(payload, to: sink)
+                    return
+                }
                 let generation = nextGeneration()
                 let token = interpreter.startTimer(at: now + window, key: key, generation: generation, purpose: .deliver)
                 deliverTimer[slot] = PendingTimer(generation: generation, token: token, payload: payload, traits: traits)

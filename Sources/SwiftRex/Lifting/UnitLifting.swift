@@ -278,7 +278,9 @@ internal struct ElementLift<LA: Sendable, LS: Sendable, LE: Sendable, GA: Sendab
             return .producer { action, context in
                 guard let local = extract(action), let state = context.stateBefore else { return nil }
                 var readers: [Producer<GA, GS, GE>] = []
+                var visited = Set<ID>()
                 forEachElement(state) { id, _ in
+                    guard visited.insert(id).inserted else { return }
                     let localContext = context.compactMap { lift.element(id, $0) }
                     if let reader = produce(local, localContext) { readers.append(lift.liftProducer(reader, id: id)) }
                 }
@@ -289,7 +291,11 @@ internal struct ElementLift<LA: Sendable, LS: Sendable, LE: Sendable, GA: Sendab
             return .reaction { action, context in
                 guard let local = extract(action), let state = context.stateBefore else { return .doNothing }
                 var reactions: [Reaction<GA, GS, GE>] = []
+                var visited = Set<ID>()
                 forEachElement(state) { id, _ in
+                    // Reactions address their element by id: a duplicated id is visited once
+                    // (its first occurrence), never twice.
+                    guard visited.insert(id).inserted else { return }
                     let localContext = context.compactMap { lift.element(id, $0) }
                     let reaction = react(local, localContext)
                     reactions.append(Reaction(

@@ -235,25 +235,23 @@ public final class Store<Action: Sendable, State: Sendable, Environment: Sendabl
     @inline(never)
     internal func runAllPhases(_ action: Action, source: ActionSource, depth: Int) {
         // P1: handle, against the pre-mutation state. Reducer units only record that they will
-        // mutate (in P2 each unit skips by itself when it does not apply); grouped reactions keep
+        // mutate (in P2 each unit skips by itself when it does not apply); every unit is asked,
+        // even once another will mutate, so each lifted unit can report a missing element (as on
+        // the reducer-only path); grouped reactions keep
         // their mutation in a buffer; the first producer stays out of any buffer. The buffers are
         // empty between dispatches.
         let context = PreReducerContext<State>(source: source, stateBefore: stateReader)
         var mutates = false
         var scope = MutationScope.nothing
-        let supervises = supervisor != nil
         var firstProducer: Producer<Action, State, Environment>?
         for unit in behavior.units {
             switch unit {
             case .reducer(let reducer):
-                // A supervising store asks every unit, to learn what the action may change.
-                if supervises {
-                    if reducer.willMutate(action, &storage) {
-                        mutates = true
-                        scope = scope.merged(reducer.scope)
-                    }
-                } else if !mutates, reducer.willMutate(action, &storage) {
+                // Every unit is asked (no early exit): each lifted unit can report a missing
+                // element, and a supervising store learns what the action may change.
+                if reducer.willMutate(action, &storage) {
                     mutates = true
+                    scope = scope.merged(reducer.scope)
                 }
             case .producer(let produce):
                 if let reader = produce(action, context) {
@@ -308,7 +306,7 @@ public final class Store<Action: Sendable, State: Sendable, Environment: Sendabl
             }
         }
         // P5: reconcile, only after a mutation.
-        if mutates, supervises { reconcile(after: scope, action: action, depth: depth) }
+        if mutates, supervisor != nil { reconcile(after: scope, action: action, depth: depth) }
     }
 
     /// Phase 4 for one effect: plain immediate actions go straight to the mailbox; everything else

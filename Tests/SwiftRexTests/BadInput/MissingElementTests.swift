@@ -1,0 +1,83 @@
+import Testing
+import SwiftRex
+
+/// Bad input: an action addressed to an element that is not in the collection. Defined outcome:
+/// the action is dropped (no mutation, no notification, no effect) and exactly one
+/// `.missingElement` diagnostic names the id.
+@MainActor
+@Suite("Bad input: missing collection elements")
+struct MissingElementTests {
+    typealias App = LiftApp
+
+    @Test func aStoreDropsAnActionForAMissingRowAndReportsItOnce() {
+        let store = Store(initial: BadInput.state(rows: [1, 2]), behavior: BadInput.rowsByID, environment: App.AppEnvironment())
+        var notifications = 0
+        let token = store.observe(didChange: { notifications += 1 })
+        let before = store.state
+        let diagnostics = collectingDiagnostics {
+            store.dispatch(.row(ElementAction(99, action: .autosave)))
+        }
+        #expect(store.state == before)
+        #expect(notifications == 0)
+        #expect(store.registeredEffectCount == 0)
+        #expect(diagnostics.map(\.kind) == [.missingElement])
+        #expect(diagnostics.first?.message.contains("99") == true)
+        _ = token
+    }
+
+    @Test func aMissingRowIsReportedEvenWhenAnotherUnitMutates() {
+        // An unrelated always-applying reducer in front, and an effect-producing unit, take the
+        // Store's full pipeline: the lifted unit must still be asked, and report, once.
+        let behavior = App.rowsAdmin <> BadInput.rowsByID
+        let store = Store(initial: BadInput.state(rows: [1]), behavior: behavior, environment: App.AppEnvironment())
+        let diagnostics = collectingDiagnostics {
+            store.dispatch(.row(ElementAction(7, action: .touch)))
+        }
+        #expect(store.state.rows.map(\.touches) == [0])
+        #expect(diagnostics.map(\.kind) == [.missingElement])
+    }
+
+    @Test func aReducerOnlyStoreDropsAndReportsTheSameWay() {
+        let touch = Reducer<App.RowAction, App.Row>.reduce { action, row in if action == .touch { row.touches += 1 } }
+        let lifted = touch.liftCollection(.action(App.rowPrism).state(\App.AppState.rows))
+        let store = Store(initial: BadInput.state(rows: [1]), reducer: lifted)
+        var notifications = 0
+        let token = store.observe(didChange: { notifications += 1 })
+        let diagnostics = collectingDiagnostics {
+            store.dispatch(.row(ElementAction(2, action: .touch)))
+        }
+        #expect(notifications == 0)
+        #expect(store.state.rows.map(\.touches) == [0])
+        #expect(diagnostics.map(\.kind) == [.missingElement])
+        _ = token
+    }
+
+    @Test func anOutOfRangePositionIsAMissingElement() {
+        var state = BadInput.state(rows: [10, 20])
+        let before = state
+        var step: BehaviorStep<App.AppAction>?
+        let diagnostics = collectingDiagnostics {
+            step = BadInput.rowsByPosition.step(.slot(ElementAction(2, action: .touch)), state: &state, environment: App.AppEnvironment())
+        }
+        #expect(step?.mutated == false)
+        #expect(step?.effect.isEmpty == true)
+        #expect(state == before)
+        #expect(diagnostics.map(\.kind) == [.missingElement])
+    }
+
+    @Test func anElementRemovedBeforeItsEffectsActionArrivesDropsThatAction() async {
+        // The row's debounced autosave comes back addressed to a row that was removed meanwhile.
+        let clock = ManualClock()
+        let store = Store(initial: BadInput.state(rows: [1, 2]), behavior: App.rowsAdmin <> BadInput.rowsByID,
+                          environment: App.AppEnvironment(), clock: { _ in clock })
+        store.dispatch(.row(ElementAction(1, action: .autosave)))
+        store.dispatch(.removeRow(1))
+        let diagnostics = await collectingDiagnostics {
+            clock.advance(by: .seconds(1))
+            for _ in 0..<50 { await Task.yield() }
+        }
+        #expect(store.state.rows.map(\.id) == [2])
+        #expect(store.state.rows.map(\.saves) == [0])
+        #expect(diagnostics.map(\.kind) == [.missingElement])
+    }
+}

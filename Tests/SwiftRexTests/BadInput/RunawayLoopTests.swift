@@ -1,0 +1,78 @@
+import Testing
+import SwiftRex
+
+/// Bad input: an action that keeps causing itself (D14). Defined outcome: after `threshold`
+/// actions (per Store, default `StoreHooks.reentranceThreshold`, clamped to at least 1) the loop
+/// is cut off — the rest of the synchronous queue, or the too-deep effect action, is dropped — and
+/// `onReentranceDetected` is called once with the kind. The Store keeps working afterwards. The
+/// default handler asserts in debug builds; tests install their own per Store.
+@MainActor
+@Suite("Bad input: runaway loops")
+struct RunawayLoopTests {
+    enum Action: Sendable, Equatable { case ping, pong, add(Int) }
+
+    static let counter = Behavior<Action, Int, Void>.reduce { action, count in
+        if case .add(let amount) = action { count += amount }
+        if action == .pong { count += 1 }
+    }
+
+    @Test func aSynchronousLoopStopsAtTheThresholdAndTheStoreRecovers() {
+        let store = Store(initial: 0, behavior: Self.counter)
+        store.reentranceThreshold = 4
+        var reports: [StoreReentranceInfo] = []
+        store.onReentranceDetected = { reports.append($0) }
+        var token: SubscriptionToken? = store.observe(didChange: { store.dispatch(.add(1)) })
+        store.dispatch(.add(1))
+        #expect(store.state == 4)
+        #expect(reports.map(\.kind) == [.synchronous])
+        #expect(reports.first?.drainedCount == 5)
+        #expect(reports.first?.actionDescription == "add(1)")
+        token = nil
+        store.dispatch(.add(10))
+        #expect(store.state == 14)
+        #expect(reports.count == 1)
+        #expect(token == nil)
+    }
+
+    @Test func aLoopThroughEffectsIsCutOffByCausalDepth() async {
+        let store = Store(initial: 0, behavior: Self.counter.produce { action, _ in
+            action == .ping ? Producer { _ in .combine(.just(.pong), .just(.ping)) } : .doNothing
+        })
+        store.reentranceThreshold = 3
+        var reports: [StoreReentranceInfo] = []
+        store.onReentranceDetected = { reports.append($0) }
+        store.dispatch(.ping)
+        #expect(await eventually { !reports.isEmpty })
+        for _ in 0..<50 { await Task.yield() }
+        #expect(reports.map(\.kind) == [.throughEffects])
+        #expect(store.state == 3)
+        #expect(store.isIdle)
+    }
+
+    @Test func aZeroOrNegativeThresholdIsClampedToOne() {
+        let store = Store(initial: 0, behavior: Self.counter)
+        store.reentranceThreshold = -5
+        #expect(store.reentranceThreshold == 1)
+        var reports = 0
+        store.onReentranceDetected = { _ in reports += 1 }
+        let token = store.observe(didChange: { store.dispatch(.add(1)) })
+        store.dispatch(.add(1))
+        #expect(store.state == 1)
+        #expect(reports == 1)
+        _ = token
+    }
+
+    #if DEBUG
+    @Test func theDefaultHandlerAssertsInDebugBuilds() async {
+        await #expect(processExitsWith: .failure) {
+            await MainActor.run {
+                let store = Store(initial: 0, behavior: RunawayLoopTests.counter)
+                store.reentranceThreshold = 2
+                let token = store.observe(didChange: { store.dispatch(.add(1)) })
+                store.dispatch(.add(1))
+                _ = token
+            }
+        }
+    }
+    #endif
+}
