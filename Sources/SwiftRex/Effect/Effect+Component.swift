@@ -19,12 +19,17 @@ extension Effect {
         public let scheduling: EffectScheduling
         /// The channel payload, when this component opens or feeds a channel (the engine then ignores ``subscribe(send:complete:)``'s work).
         public let channel: ChannelPayload?
+        /// The collection element the component belongs to (set by collection lifts): the Store
+        /// cancels it when the element leaves its collection.
+        @usableFromInline
+        internal let owner: EffectOwner?
 
         @inlinable
-        internal init(work: Work, scheduling: EffectScheduling, channel: ChannelPayload? = nil) {
+        internal init(work: Work, scheduling: EffectScheduling, channel: ChannelPayload? = nil, owner: EffectOwner? = nil) {
             self.work = work
             self.scheduling = scheduling
             self.channel = channel
+            self.owner = owner
         }
 
         /// A component from a subscription function (the bridge for async and reactive sources).
@@ -96,15 +101,15 @@ extension Effect {
                 newWork = .subscribe { send, complete in subscribe({ send($0.map(transform)) }, complete) }
             case .cancelOnly: newWork = .cancelOnly
             }
-            return Effect<NewAction>.Component(work: newWork, scheduling: scheduling, channel: channel?.map(transform))
+            return Effect<NewAction>.Component(work: newWork, scheduling: scheduling, channel: channel?.map(transform), owner: owner)
         }
 
         /// This component under another scheduling; a channel payload is kept and its delivery
         /// follows the policy's coalescing.
         @inlinable
         public func rescheduled(_ policy: EffectScheduling) -> Component {
-            guard let channel else { return Component(work: work, scheduling: policy) }
-            return Component(work: work, scheduling: policy, channel: channel.withDelivery(ChannelDelivery(policy.coalesce) ?? channel.delivery))
+            guard let channel else { return Component(work: work, scheduling: policy, owner: owner) }
+            return Component(work: work, scheduling: policy, channel: channel.withDelivery(ChannelDelivery(policy.coalesce) ?? channel.delivery), owner: owner)
         }
     }
 }

@@ -45,8 +45,57 @@ internal final class EffectEngine<Action: Sendable>: EffectInterpreter {
 
     /// Schedules one component (phase 4) whose actions carry `depth`.
     func schedule(_ component: Effect<Action>.Component, depth: Int) {
+        if let owner = component.owner, let key = component.scheduling.id, !component.scheduling.cancelsOnly {
+            registerOwner(owner, of: key)
+        }
         let payload = EnginePayload(component: component, depth: depth)
         perform(.schedule(payload, component.scheduling, component.channel.map(Self.traits)))
+    }
+
+    // MARK: Element ownership
+
+    /// The owner of each key scheduled by a collection element, pruned lazily.
+    private var owners: [AnyHashableSendable: EffectOwner] = [:]
+    private var ownersPruneThreshold = 64
+
+    /// Whether some registered effect belongs to a collection element.
+    @usableFromInline var hasOwnedEffects: Bool { !owners.isEmpty }
+
+    private func registerOwner(_ owner: EffectOwner, of key: AnyHashableSendable) {
+        owners[key] = owner
+        if owners.count > ownersPruneThreshold {
+            // Amortised O(1): keys whose runs ended are dropped when the table doubles.
+            if !isBusy { owners = owners.filter { machine.slotIndex[$0.key] != nil } }
+            ownersPruneThreshold = max(64, owners.count * 2)
+        }
+    }
+
+    /// Cancels every effect whose element is no longer in the state at `pointer` (of the type
+    /// `type`): called after a mutation that may have removed elements. One presence check per
+    /// element, whatever the number of its effects.
+    func cancelEffectsOfAbsentElements(state pointer: UnsafeRawPointer, type: ObjectIdentifier) {
+        guard !owners.isEmpty, !isBusy else { return }
+        var presence: [AnyHashableSendable: Bool] = [:]
+        var absent: [AnyHashableSendable] = []
+        for (key, owner) in owners {
+            guard machine.slotIndex[key] != nil else {
+                absent.append(key)
+                continue
+            }
+            let present: Bool
+            if let known = presence[owner.key] {
+                present = known
+            } else {
+                // An owner built for another state type cannot be judged: it is kept.
+                present = owner.isPresent(pointer, type) ?? true
+                presence[owner.key] = present
+            }
+            if !present {
+                absent.append(key)
+                perform(.cancel(key))
+            }
+        }
+        for key in absent { owners[key] = nil }
     }
 
     /// Reconciles the supervised channels (phase 5). `segmentEnds[i]` is the end index in

@@ -1,3 +1,5 @@
+import Synchronization
+
 /// Names one lift in the app so that element-scoped effect and channel ids from two collection
 /// lifts never collide, even when their element ids are equal (D11).
 ///
@@ -80,7 +82,7 @@ extension Effect.Component {
         guard let id = scheduling.id else { return self }
         var scheduling = self.scheduling
         scheduling.id = AnyHashableSendable(ElementEffectID(site: site, element: element, inner: id))
-        return Effect.Component(work: work, scheduling: scheduling, channel: channel)
+        return Effect.Component(work: work, scheduling: scheduling, channel: channel, owner: owner)
     }
 }
 
@@ -98,5 +100,136 @@ extension Channel {
             settle: settle,
             component: Effect.Component(work: component.work, scheduling: scheduling, channel: component.channel)
         )
+    }
+}
+
+/// The collection element an effect belongs to, and how to tell from a store's state whether it is
+/// still there. Collection lifts attach it to their elements' effects (focus lifts re-aim it at
+/// their parent state) so that the Store cancels a removed element's effects.
+@usableFromInline
+internal struct EffectOwner: Sendable {
+    /// The lift and the element: effects with equal keys belong to the same element.
+    @usableFromInline let key: AnyHashableSendable
+    /// Whether the element is present in the state at the pointer, whose type is given by its
+    /// identity; `nil` when that is not the state type the owner was built for.
+    @usableFromInline let isPresent: @Sendable (UnsafeRawPointer, ObjectIdentifier) -> Bool?
+
+    @inlinable
+    init(key: AnyHashableSendable, isPresent: @escaping @Sendable (UnsafeRawPointer, ObjectIdentifier) -> Bool?) {
+        self.key = key
+        self.isPresent = isPresent
+    }
+
+    /// This owner seen from a parent state: present when `focus` finds the child state and the
+    /// owner is present in it.
+    @inlinable
+    func reaimed<Parent, Child>(from _: Parent.Type, through focus: @escaping @Sendable (Parent) -> Child?) -> EffectOwner {
+        let isPresent = self.isPresent
+        return EffectOwner(key: key) { pointer, type in
+            guard type == ObjectIdentifier(Parent.self) else { return nil }
+            guard let child = focus(pointer.assumingMemoryBound(to: Parent.self).pointee) else { return false }
+            return withUnsafePointer(to: child) { isPresent(UnsafeRawPointer($0), ObjectIdentifier(Child.self)) }
+        }
+    }
+}
+
+/// The owner key of one element of one collection lift.
+@usableFromInline
+internal struct ElementOwnerKey: Hashable, Sendable {
+    @usableFromInline let lift: LiftToken
+    @usableFromInline let element: AnyHashableSendable
+
+    @inlinable
+    init(lift: LiftToken, element: AnyHashableSendable) {
+        self.lift = lift
+        self.element = element
+    }
+}
+
+/// A fresh id for an id-less effect of a collection element, so the Store can find it again to
+/// cancel it when the element leaves.
+@usableFromInline
+internal struct OwnedEffectSerial: Hashable, Sendable {
+    @usableFromInline let value: UInt64
+
+    private static let counter = Atomic<UInt64>(0)
+
+    @usableFromInline
+    static func next() -> OwnedEffectSerial {
+        OwnedEffectSerial(value: counter.add(1, ordering: .relaxed).newValue)
+    }
+
+    @usableFromInline
+    init(value: UInt64) { self.value = value }
+}
+
+extension Effect {
+    /// Whether any component belongs to a collection element.
+    @inlinable
+    var hasOwnedComponents: Bool {
+        switch storage {
+        case .none: return false
+        case .single(let component): return component.owner != nil
+        case .many(let components): return components.contains { $0.owner != nil }
+        }
+    }
+
+    /// Every component with `transform` applied to it.
+    @inlinable
+    func mapComponents(_ transform: (Component) -> Component) -> Effect {
+        switch storage {
+        case .none: return self
+        case .single(let component): return Effect(transform(component))
+        case .many(let components): return Effect(components: components.map(transform))
+        }
+    }
+
+    /// Re-aims every owned component's owner at a parent state (a focus lift's).
+    @inlinable
+    func reaimingOwners<Parent, Child>(from parent: Parent.Type, through focus: @escaping @Sendable (Parent) -> Child?) -> Effect {
+        guard hasOwnedComponents else { return self }
+        return mapComponents { component in
+            guard let owner = component.owner else { return component }
+            return component.withOwner(owner.reaimed(from: parent, through: focus))
+        }
+    }
+
+    /// Marks every component as belonging to `element` of a collection lift whose state type is
+    /// `Parent` and whose element accessor is `element`: an id-less component gets a fresh id under
+    /// the element, an owned one (from a nested lift) is re-aimed through the element.
+    @inlinable
+    func owned<Parent, Element, ID: Hashable & Sendable>(
+        by id: ID, lift token: LiftToken, site: LiftSite, in _: Parent.Type,
+        element: @escaping @Sendable (ID, Parent) -> Element?
+    ) -> Effect {
+        guard !isEmpty else { return self }
+        let ownerKey = AnyHashableSendable(ElementOwnerKey(lift: token, element: AnyHashableSendable(id)))
+        let own = EffectOwner(key: ownerKey) { pointer, type in
+            guard type == ObjectIdentifier(Parent.self) else { return nil }
+            return element(id, pointer.assumingMemoryBound(to: Parent.self).pointee) != nil
+        }
+        return mapComponents { component in
+            if let inner = component.owner {
+                return component.withOwner(inner.reaimed(from: Parent.self) { element(id, $0) })
+            }
+            guard component.channel == nil else { return component }
+            var scheduling = component.scheduling
+            if scheduling.id == nil {
+                // Plain immediate actions need no registration: they are already on their way.
+                if component.immediateActions != nil, scheduling.coalesce == nil, scheduling.delay.map({ $0 <= .zero }) ?? true {
+                    return component
+                }
+                scheduling.id = AnyHashableSendable(ElementEffectID(site: site, element: id, inner: OwnedEffectSerial.next()))
+            }
+            return Effect.Component(work: component.work, scheduling: scheduling, channel: nil, owner: own)
+        }
+    }
+}
+
+extension Effect.Component {
+    /// This component with another owner.
+    @inlinable
+    func withOwner(_ owner: EffectOwner) -> Effect.Component {
+        Effect.Component(work: work, scheduling: scheduling, channel: channel, owner: owner)
     }
 }

@@ -50,6 +50,7 @@ internal struct FocusLift<LA: Sendable, LS: Sendable, LE: Sendable, GA: Sendable
         let embed = self.embed
         return Reader { context in
             reader.runReader(context.compactMap(preview).mapEnvironment(narrow)).map(embed)
+                .reaimingOwners(from: GS.self, through: preview)
         }
     }
 
@@ -167,10 +168,12 @@ internal struct ElementLift<LA: Sendable, LS: Sendable, LE: Sendable, GA: Sendab
         let narrow = self.narrow
         let embed = self.embed
         let site = self.site
+        let token = self.token
         return Reader { context in
             reader.runReader(context.compactMap { element(id, $0) }.mapEnvironment(narrow))
                 .map { embed(id, $0) }
                 .scopedToElement(id, site: site)
+                .owned(by: id, lift: token, site: site, in: GS.self, element: element)
         }
     }
 

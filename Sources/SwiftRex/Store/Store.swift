@@ -305,6 +305,8 @@ public final class Store<Action: Sendable, State: Sendable, Environment: Sendabl
                 effects.removeAll(keepingCapacity: true)
             }
         }
+        // A mutation that may have removed collection elements cancels their effects.
+        if mutates, scope == .anything, engine.hasOwnedEffects { cancelEffectsOfRemovedElements() }
         // P5: reconcile, only after a mutation.
         if mutates, supervisor != nil { reconcile(after: scope, action: action, depth: depth) }
     }
@@ -351,6 +353,14 @@ public final class Store<Action: Sendable, State: Sendable, Environment: Sendabl
     @usableFromInline
     internal func scheduleInEngine(_ component: Effect<Action>.Component, depth: Int) {
         engine.schedule(component, depth: depth)
+    }
+
+    /// Cancels the effects of collection elements that are no longer in the state.
+    @usableFromInline
+    internal func cancelEffectsOfRemovedElements() {
+        withUnsafePointer(to: &storage) { pointer in
+            engine.cancelEffectsOfAbsentElements(state: UnsafeRawPointer(pointer), type: ObjectIdentifier(State.self))
+        }
     }
 
     /// Phase 5: the supervisors' channels for the current state, reconciled by the engine.

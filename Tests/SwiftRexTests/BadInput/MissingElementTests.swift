@@ -65,19 +65,38 @@ struct MissingElementTests {
         #expect(diagnostics.map(\.kind) == [.missingElement])
     }
 
-    @Test func anElementRemovedBeforeItsEffectsActionArrivesDropsThatAction() async {
-        // The row's debounced autosave comes back addressed to a row that was removed meanwhile.
+    @Test func aRemovedElementsPendingEffectIsCancelledSoNothingArrives() async {
+        // The row's debounced autosave is pending when the row is removed: it is cancelled with
+        // the row, so no action comes back and nothing is reported.
         let clock = ManualClock()
         let store = Store(initial: BadInput.state(rows: [1, 2]), behavior: App.rowsAdmin <> BadInput.rowsByID,
                           environment: App.AppEnvironment(), clock: { _ in clock })
         store.dispatch(.row(ElementAction(1, action: .autosave)))
         store.dispatch(.removeRow(1))
+        #expect(store.registeredEffectCount == 0)
         let diagnostics = await collectingDiagnostics {
             clock.advance(by: .seconds(1))
             for _ in 0..<50 { await Task.yield() }
         }
         #expect(store.state.rows.map(\.id) == [2])
         #expect(store.state.rows.map(\.saves) == [0])
+        #expect(diagnostics.isEmpty)
+    }
+
+    @Test func anElementRemovedBeforeItsEffectsActionArrivesDropsThatAction() async {
+        // The row's effect action is already in the mailbox when the row is removed: it arrives
+        // addressed to a missing row, and is dropped and reported.
+        let rows = App.row
+            .produce { action, _ in action == .touch ? Producer { _ in .just(.saved) } : .doNothing }
+            .liftCollection(.action(App.rowPrism).state(\App.AppState.rows).environment(\App.AppEnvironment.rowEnvironment), site: "rows")
+        let store = Store(initial: BadInput.state(rows: [1, 2]), behavior: App.rowsAdmin <> rows,
+                          environment: App.AppEnvironment(), clock: { _ in ManualClock() })
+        let diagnostics = await collectingDiagnostics {
+            store.dispatch(.row(ElementAction(1, action: .touch)))
+            store.dispatch(.removeRow(1))
+            for _ in 0..<50 { await Task.yield() }
+        }
+        #expect(store.state.rows.map(\.id) == [2])
         #expect(diagnostics.map(\.kind) == [.missingElement])
     }
 }
