@@ -45,8 +45,23 @@ public struct Lens<Whole, Part>: Sendable {
     }
 
     /// A lens from a writable key path; modification is in place.
+    ///
+    /// A path made only of inline stored properties (the common `\State.child`) is applied as a
+    /// fixed byte offset, as `MemoryLayout.offset(of:)` documents: no run-time key-path
+    /// interpretation on each access. Any other path goes through the key path.
     @inlinable
     public init(_ keyPath: WritableKeyPath<Whole, Part>) {
+        if let offset = MemoryLayout<Whole>.offset(of: keyPath) {
+            self.get = { whole in
+                withUnsafePointer(to: whole) { UnsafeRawPointer($0).advanced(by: offset).assumingMemoryBound(to: Part.self).pointee }
+            }
+            self.modifyBody = { whole, body in
+                withUnsafeMutablePointer(to: &whole) { pointer in
+                    body(&UnsafeMutableRawPointer(pointer).advanced(by: offset).assumingMemoryBound(to: Part.self).pointee)
+                }
+            }
+            return
+        }
         nonisolated(unsafe) let path = keyPath
         self.get = { $0[keyPath: path] }
         self.modifyBody = { whole, body in body(&whole[keyPath: path]) }

@@ -40,6 +40,10 @@ public final class Store<Action: Sendable, State: Sendable, Environment: Sendabl
     @usableFromInline let reducerUnits: [ReducerUnit<Action, State>]
     /// Whether every reducer unit always applies (no pre-mutation test to run).
     @usableFromInline let reducersAlwaysApply: Bool
+    /// The only reducer unit of a one-unit reducer-only behavior (else a no-op): held in a `let`
+    /// so the hot path calls its closures without copying (retaining) them out of an array.
+    @usableFromInline let soleReducer: ReducerUnit<Action, State>
+    @usableFromInline let hasSoleReducer: Bool
     @usableFromInline let supervisor: (@MainActor @Sendable (State) -> Supervision<Action, Environment>)?
     /// Phase 5's segments and collection trackers; `nil` when nothing supervises.
     @usableFromInline var supervision: SupervisionPlan<State, Action, Environment>?
@@ -105,6 +109,8 @@ public final class Store<Action: Sendable, State: Sendable, Environment: Sendabl
         }
         self.reducerUnits = behavior.isReducerOnly ? reducerUnits : []
         reducersAlwaysApply = !reducerUnits.isEmpty && reducerUnits.allSatisfy { $0.applies == nil }
+        hasSoleReducer = behavior.isReducerOnly && reducerUnits.count == 1
+        soleReducer = hasSoleReducer ? reducerUnits[0] : ReducerUnit(applies: { _, _ in false }, scope: .nothing, run: { _, _ in })
         supervisor = behavior.supervisor
         reducersScope = reducerUnits.reduce(MutationScope.nothing) { $0.merged($1.scope) }
         threshold = max(1, StoreHooks.reentranceThreshold)
@@ -184,6 +190,10 @@ public final class Store<Action: Sendable, State: Sendable, Environment: Sendabl
             runAllPhases(action, source: source, depth: depth)
             return
         }
+        if hasSoleReducer {
+            runSoleReducer(action, depth: depth)
+            return
+        }
         var scope = reducersScope
         if !reducersAlwaysApply {
             // Every unit is asked (no early exit) so each lifted unit can report a missing element.
@@ -199,6 +209,20 @@ public final class Store<Action: Sendable, State: Sendable, Environment: Sendabl
             notify(willChange: false)
         }
         if supervisor != nil { reconcile(after: scope, action: action, depth: depth) }
+    }
+
+    /// The reducer-only path for a single unit.
+    @inlinable
+    internal func runSoleReducer(_ action: Action, depth: Int) {
+        if soleReducer.applies != nil, !soleReducer.willMutate(action, &storage) { return }
+        if observers.isEmpty {
+            soleReducer.run(action, &storage)
+        } else {
+            notify(willChange: true)
+            soleReducer.run(action, &storage)
+            notify(willChange: false)
+        }
+        if supervisor != nil { reconcile(after: soleReducer.scope, action: action, depth: depth) }
     }
 
     /// Calls every observer's `willChange` (or `didChange`), in subscription order, skipping those
