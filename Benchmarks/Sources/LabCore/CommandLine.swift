@@ -33,6 +33,8 @@ public enum LabCommand: Sendable, Equatable {
     case compare(current: String, baseline: String, options: CompareOptions)
     /// Run one scenario's measured loop under the heap profiler.
     case profile(ProfileOptions)
+    /// Run the soak: a long mixed workload, checking that resident memory does not grow.
+    case soak(SoakOptions)
     /// List scenario names.
     case list
     /// Print usage.
@@ -88,6 +90,22 @@ public func parseCommandLine(_ arguments: [String]) throws -> LabCommand {
         return .compare(current: positional[0], baseline: positional[1], options: options)
     }
 
+    if rest.contains("--soak") {
+        var options = SoakOptions()
+        while let argument = rest.popFirst() {
+            switch argument {
+            case "--soak": break
+            case "--actions": options.actions = try integer(for: argument)
+            case "--elements": options.elements = try integer(for: argument)
+            case "--output": options.outputDirectory = try value(for: argument)
+            case "--no-write": options.writeFiles = false
+            case "--help", "-h": return .help
+            default: throw UsageError("unknown soak option '\(argument)'")
+            }
+        }
+        return .soak(options)
+    }
+
     if rest.first == "run" { rest.removeFirst() }
     var options = RunOptions()
     var profile: ProfileOptions?
@@ -105,6 +123,7 @@ public func parseCommandLine(_ arguments: [String]) throws -> LabCommand {
         case "--profile-scenario": profile = ProfileOptions(scenario: try value(for: argument), size: nil, iterations: 1000, dumpPath: nil)
         case "--size": size = try integer(for: argument)
         case "--iterations": iterations = try integer(for: argument)
+        case "--actions", "--elements": throw UsageError("\(argument) goes with --soak")
         case "--profile-output": dump = try value(for: argument)
         default: throw UsageError("unknown argument '\(argument)'")
         }
@@ -129,7 +148,8 @@ usage:
   swiftrex-lab compare CURRENT.json BASELINE.json [--time-tolerance 0.5] [--time-advisory]
                        [--scaling-factor 4] [--alloc-tolerance 0] [--filter SUBSTRING]
   swiftrex-lab --profile-scenario NAME [--size N] [--iterations N] [--profile-output FILE]
+  swiftrex-lab --soak [--actions N] [--elements N] [--output DIR] [--no-write]
 
-exit codes: 0 ok/equal, 1 run failure (calibration, jemalloc inactive), 2 regression,
+exit codes: 0 ok/equal, 1 run failure (calibration, jemalloc inactive; soak: memory grew), 2 regression,
             3 missing or malformed results file, 4 improvement only, 64 usage error
 """

@@ -26,6 +26,8 @@ struct SwiftRexLab {
                 code = compare(current: current, baseline: baseline, options: options)
             case let .profile(options):
                 code = await profile(options)
+            case let .soak(options):
+                code = await soak(options)
             }
         } catch {
             FileHandle.standardError.write(Data("swiftrex-lab: \(error)\n\n\(labUsage)\n".utf8))
@@ -97,6 +99,32 @@ struct SwiftRexLab {
             return fail("cannot write results to \(directory): \(error)")
         }
         return .success
+    }
+
+    /// Runs the soak, prints and writes its figures (`soak.json`), and fails when memory grew.
+    static func soak(_ options: SoakOptions) async -> ExitCode {
+        let counter: AllocationCounter
+        do {
+            counter = try AllocationCounter()
+            try counter.calibrate(objects: 1000)
+        } catch {
+            return fail("\(error)\nRefusing to run: allocation figures would be wrong.")
+        }
+        let root = repositoryRoot()
+        let metadata = MachineInfo.collect(mode: "soak", filter: nil, repositoryRoot: root)
+        let report = await SoakWorkload.run(options, counter: counter, metadata: metadata, log: { print($0) })
+        print(report.summary)
+        if options.writeFiles {
+            let directory = options.outputDirectory ?? (root.map { $0 + "/Results" } ?? FileManager.default.currentDirectoryPath + "/Results")
+            do {
+                try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
+                try report.json().write(to: URL(fileURLWithPath: directory + "/soak.json"), options: .atomic)
+                print("wrote \(directory)/soak.json")
+            } catch {
+                return fail("cannot write \(directory)/soak.json: \(error)")
+            }
+        }
+        return report.passed ? .success : fail("resident memory grew by \(report.residentBytesEnd - report.residentBytesStart) bytes, more than the \(report.allowedGrowthBytes) allowed")
     }
 
     static func compare(current: String, baseline: String, options: CompareOptions) -> ExitCode {

@@ -26,7 +26,30 @@ struct CommandLineTests {
         #expect(command == .profile(ProfileOptions(scenario: "reducer.single", size: nil, iterations: 50, dumpPath: nil)))
     }
 
-    @Test("usage errors", arguments: [["--bogus"], ["--filter"], ["compare", "a.json"], ["compare", "a", "b", "--time-tolerance", "x"], ["--size", "3"]])
+    @Test("soak options")
+    func soak() throws {
+        #expect(try parseCommandLine(["--soak"]) == .soak(SoakOptions()))
+        var expected = SoakOptions()
+        expected.actions = 5_000
+        expected.elements = 1_000
+        expected.outputDirectory = "/tmp/out"
+        expected.writeFiles = false
+        #expect(try parseCommandLine(["--soak", "--actions", "5000", "--elements", "1000", "--output", "/tmp/out", "--no-write"]) == .soak(expected))
+        #expect(try parseCommandLine(["--actions", "10", "--soak"]) == .soak({ var options = SoakOptions(); options.actions = 10; return options }()))
+    }
+
+    @Test("soak memory tolerance")
+    func soakTolerance() {
+        let start = 400 << 20
+        #expect(SoakReport.allowedGrowth(start: start) == 40 << 20)
+        #expect(SoakReport.allowedGrowth(start: 10 << 20) == 32 << 20)
+        #expect(SoakReport.memoryHeld(start: start, end: start + (40 << 20)))
+        #expect(SoakReport.memoryHeld(start: start, end: start - (100 << 20)))
+        #expect(!SoakReport.memoryHeld(start: start, end: start + (40 << 20) + 1))
+    }
+
+    @Test("usage errors", arguments: [["--bogus"], ["--filter"], ["compare", "a.json"], ["compare", "a", "b", "--time-tolerance", "x"], ["--size", "3"],
+                                      ["--soak", "--actions", "0"], ["--soak", "--quick"], ["--actions", "5"]])
     func errors(arguments: [String]) {
         #expect(throws: UsageError.self) { try parseCommandLine(arguments) }
     }

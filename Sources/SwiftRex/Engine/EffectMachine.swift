@@ -525,8 +525,10 @@ internal struct EffectMachine<Payload> {
     }
 
     /// True when the desired identities (`count` of them, read by index) match reconcile memory
-    /// exactly: every key remembered with the same reset and broadcast keys, and no remembered key
-    /// missing. O(n) hash lookups, no allocation; lets the engine skip building entries at all.
+    /// exactly: every key remembered with the same reset and broadcast keys, in the same order, and
+    /// no remembered key missing. O(n) hash lookups, no allocation; lets the engine skip building
+    /// entries at all. A reordered set is not a match: memory must follow the container order, since
+    /// the next reconcile cancels leavers in that order (D7).
     mutating func matchesMemory(
         count: Int,
         _ identity: (Int) -> (key: AnyHashableSendable, reset: AnyHashableSendable?, broadcast: AnyHashableSendable?)
@@ -539,6 +541,8 @@ internal struct EffectMachine<Payload> {
                 return false
             }
             if memoryEpoch[index] != epoch {
+                // The n-th distinct desired key must be the n-th remembered one.
+                guard index == distinct else { return false }
                 memoryEpoch[index] = epoch
                 distinct += 1
             }
