@@ -49,15 +49,19 @@ enum Grid {
         preview: { if case .panel(let action) = $0 { action } else { nil } }, review: Action.panel)
 
     /// The cell feature; `evaluations` counts how many cells' supervisions were evaluated.
-    static func cell(_ name: String, events: Events, evaluations: CoreFixtures.Counter) -> Behavior<CellAction, Cell, Void> {
-        Behavior<CellAction, Cell, Void>
-            .reduce { action, cell in
-                switch action {
-                case .toggle: cell.live.toggle()
-                case .move(let room): cell.room = room
-                case .setLevel(let level): cell.level = level
-                }
+    /// `reacting` writes the same mutations as a grouped reaction instead of a reducer.
+    static func cell(_ name: String, events: Events, evaluations: CoreFixtures.Counter, reacting: Bool = false) -> Behavior<CellAction, Cell, Void> {
+        let mutate: @Sendable (CellAction, inout Cell) -> Void = { action, cell in
+            switch action {
+            case .toggle: cell.live.toggle()
+            case .move(let room): cell.room = room
+            case .setLevel(let level): cell.level = level
             }
+        }
+        let core = reacting
+            ? Behavior<CellAction, Cell, Void>.react { action, _ in .reduce { mutate(action, &$0) } }
+            : Behavior<CellAction, Cell, Void>.reduce(mutate)
+        return core
             .supervise { cell in
                 evaluations.increment()
                 let id = cell.id
@@ -82,8 +86,8 @@ enum Grid {
     /// second collection of panels, parent reducers and an app-level watch channel. The parent
     /// reducer is routed by a prism: an unrouted catch-all reducer would count as mutating anything
     /// on every action, and every reconcile would be a full one.
-    static func app(events: Events, evaluations: CoreFixtures.Counter) -> Behavior<Action, State, Void> {
-        let board = cell("c", events: events, evaluations: evaluations)
+    static func app(events: Events, evaluations: CoreFixtures.Counter, reacting: Bool = false) -> Behavior<Action, State, Void> {
+        let board = cell("c", events: events, evaluations: evaluations, reacting: reacting)
             .liftCollection(.action(cellPrism).state(\Board.cells), site: "cells")
             .lift(.state(\State.board))
         let panels = cell("p", events: events, evaluations: evaluations)
@@ -124,10 +128,11 @@ enum Grid {
 @Suite struct IncrementalReconcileTests {
     typealias F = CoreFixtures
 
-    @Test func anElementActionReevaluatesOnlyThatElementsSupervision() {
+    @Test(arguments: [false, true])
+    func anElementActionReevaluatesOnlyThatElementsSupervision(reacting: Bool) {
         let events = Grid.Events()
         let evaluations = F.Counter()
-        let store = Store(initial: Grid.initial(cells: 1_000), behavior: Grid.app(events: events, evaluations: evaluations), environment: ())
+        let store = Store(initial: Grid.initial(cells: 1_000), behavior: Grid.app(events: events, evaluations: evaluations, reacting: reacting), environment: ())
         #expect(store.openChannelIDs.count == 1_002)
         let before = evaluations.value
 
@@ -160,7 +165,8 @@ enum Grid {
         #expect(store.openChannelIDs.count == 12)
     }
 
-    @Test func theIncrementalPathAgreesWithTheFullOneOnRandomSequences() {
+    @Test(arguments: [false, true])
+    func theIncrementalPathAgreesWithTheFullOneOnRandomSequences(reacting: Bool) {
         for seed in UInt64(1)...12 {
             var random = SplitMix64(seed: seed)
             var actions: [Grid.Action] = []
@@ -177,16 +183,16 @@ enum Grid {
                 default: actions.append(.cell(ElementAction(id, action: .setLevel(Int(random.next() % 4)))))
                 }
             }
-            let incremental = run(actions, elementAlone: true)
-            let full = run(actions, elementAlone: false)
+            let incremental = run(actions, elementAlone: true, reacting: reacting)
+            let full = run(actions, elementAlone: false, reacting: reacting)
             #expect(incremental.events == full.events, "seed \(seed)")
             #expect(incremental.open == full.open, "seed \(seed)")
         }
     }
 
-    private func run(_ actions: [Grid.Action], elementAlone: Bool) -> (events: [String], open: [[String]]) {
+    private func run(_ actions: [Grid.Action], elementAlone: Bool, reacting: Bool) -> (events: [String], open: [[String]]) {
         let events = Grid.Events()
-        let store = Store(initial: Grid.initial(cells: 10, panels: 3), behavior: Grid.app(events: events, evaluations: F.Counter()), environment: ())
+        let store = Store(initial: Grid.initial(cells: 10, panels: 3), behavior: Grid.app(events: events, evaluations: F.Counter(), reacting: reacting), environment: ())
         store.reconcilesChangedElementAlone = elementAlone
         var open: [[String]] = []
         for action in actions {

@@ -99,7 +99,7 @@ extension Behavior {
                 if reducer.applies?(action, state) ?? true { steps.append(.reducer(reducer)) }
             case .producer(let produce):
                 if let reader = produce(action, context) { producers.append(reader) }
-            case .reaction(let react):
+            case .reaction(let react, _):
                 let reaction = react(action, context)
                 if case .mutation(let endo) = reaction.mutation { steps.append(.endo(endo)) }
                 if let producer = reaction.producer { producers.append(producer) }

@@ -74,7 +74,7 @@ public struct Behavior<Action: Sendable, State: Sendable, Environment: Sendable>
     public init(consequences: [Consequence<Action, State, Environment>]) {
         self.init(units: consequences.map { consequence in
             switch consequence {
-            case .reaction(let react): return .reaction(react)
+            case .reaction(let react): return .reaction(react, scope: .anything)
             case .supervision(let supervise): return .supervision(SupervisionUnit(supervise))
             }
         })
@@ -83,7 +83,7 @@ public struct Behavior<Action: Sendable, State: Sendable, Environment: Sendable>
     /// A behavior from one grouped reaction closure.
     @inlinable
     public init(handle: @escaping @MainActor @Sendable (Action, PreReducerContext<State>) -> Reaction<Action, State, Environment>) {
-        self.init(units: [.reaction(handle)])
+        self.init(units: [.reaction(handle, scope: .anything)])
     }
 
     /// Pairs a reducer (run first) with a middleware.
@@ -116,13 +116,13 @@ public struct Behavior<Action: Sendable, State: Sendable, Environment: Sendable>
     /// ```
     @inlinable
     public static func react(_ react: @escaping @MainActor @Sendable (Action, PreReducerContext<State>) -> Reaction<Action, State, Environment>) -> Behavior {
-        Behavior(units: [.reaction(react)])
+        Behavior(units: [.reaction(react, scope: .anything)])
     }
 
     /// Alias for ``react(_:)``.
     @inlinable
     public static func handle(_ react: @escaping @MainActor @Sendable (Action, PreReducerContext<State>) -> Reaction<Action, State, Environment>) -> Behavior {
-        Behavior(units: [.reaction(react)])
+        Behavior(units: [.reaction(react, scope: .anything)])
     }
 
     /// A behavior that mutates state in place for each action (the reducer concern). It always

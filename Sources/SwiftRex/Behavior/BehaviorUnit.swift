@@ -7,7 +7,8 @@
 internal enum BehaviorUnit<Action: Sendable, State: Sendable, Environment: Sendable>: Sendable {
     case reducer(ReducerUnit<Action, State>)
     case producer(@MainActor @Sendable (Action, PreReducerContext<State>) -> Producer<Action, State, Environment>?)
-    case reaction(@MainActor @Sendable (Action, PreReducerContext<State>) -> Reaction<Action, State, Environment>)
+    /// A grouped reaction, and what its mutation may touch (see ``MutationScope``).
+    case reaction(@MainActor @Sendable (Action, PreReducerContext<State>) -> Reaction<Action, State, Environment>, scope: MutationScope)
     case supervision(SupervisionUnit<State, Action, Environment>)
 
     /// This unit as a public consequence.
@@ -26,7 +27,7 @@ internal enum BehaviorUnit<Action: Sendable, State: Sendable, Environment: Senda
             return .reaction { action, context in
                 Reaction(mutation: .unchanged, produce: produce(action, context))
             }
-        case .reaction(let react):
+        case .reaction(let react, _):
             return .reaction(react)
         case .supervision(let unit):
             return .supervision(unit.supervise)

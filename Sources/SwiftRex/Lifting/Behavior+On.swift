@@ -35,11 +35,11 @@ extension Behavior {
                 return Reader { _ in .just(out) }
             }]))
         }
-        return .combine(self, Behavior(units: [.reaction { action, context in
+        return .combine(self, Behavior(units: [.reaction({ action, context in
             guard let payload = routed(action, context) else { return .doNothing }
             let out = DispatchedAction(embed.embed(payload), dispatcher: source)
             return Reaction(mutation: .mutation(EndoMut { reduce(payload, &$0) }), produce: Reader { _ in .just(out) })
-        }]))
+        }, scope: .anything)]))
     }
 
     /// When `trigger` extracts a payload (and `when` holds on the pre-mutation state), mutates

@@ -87,9 +87,9 @@ internal struct FocusLift<LA: Sendable, LS: Sendable, LE: Sendable, GA: Sendable
                 return produce(local, localContext).map(liftProducer)
             }
 
-        case .reaction(let react):
+        case .reaction(let react, let scope):
             let isStrict = self.isStrict
-            return .reaction { action, context in
+            return .reaction({ action, context in
                 guard let local = extract(action) else { return .doNothing }
                 let localContext = context.compactMap(preview)
                 let present = isTotal || localContext.stateBefore != nil
@@ -102,7 +102,7 @@ internal struct FocusLift<LA: Sendable, LS: Sendable, LE: Sendable, GA: Sendable
                     }
                     : .unchanged
                 return Reaction(mutation: mutation, produce: reaction.producer.map(liftProducer))
-            }
+            }, scope: scope)
 
         case .supervision(let unit):
             let supervise = unit.supervise
@@ -236,8 +236,8 @@ internal struct ElementLift<LA: Sendable, LS: Sendable, LE: Sendable, GA: Sendab
                 return produce(local, localContext).map { lift.liftProducer($0, id: id) }
             }
 
-        case .reaction(let react):
-            return .reaction { action, context in
+        case .reaction(let react, _):
+            return .reaction({ action, context in
                 guard let (id, local) = extract(action) else { return .doNothing }
                 let localContext = context.compactMap { element(id, $0) }
                 guard localContext.stateBefore != nil else {
@@ -246,7 +246,7 @@ internal struct ElementLift<LA: Sendable, LS: Sendable, LE: Sendable, GA: Sendab
                 }
                 let reaction = react(local, localContext)
                 return Reaction(mutation: lift.liftMutation(reaction.mutation, id: id), produce: reaction.producer.map { lift.liftProducer($0, id: id) })
-            }
+            }, scope: .addressed(token))
 
         case .supervision(let unit):
             return .supervision(liftSupervision(unit.supervise))
@@ -290,8 +290,8 @@ internal struct ElementLift<LA: Sendable, LS: Sendable, LE: Sendable, GA: Sendab
                 return readers.isEmpty ? nil : .mconcat(readers)
             }
 
-        case .reaction(let react):
-            return .reaction { action, context in
+        case .reaction(let react, _):
+            return .reaction({ action, context in
                 guard let local = extract(action), let state = context.stateBefore else { return .doNothing }
                 var reactions: [Reaction<GA, GS, GE>] = []
                 var visited = Set<ID>()
@@ -307,7 +307,7 @@ internal struct ElementLift<LA: Sendable, LS: Sendable, LE: Sendable, GA: Sendab
                     ))
                 }
                 return .mconcat(reactions)
-            }
+            }, scope: .eachElement(token))
 
         case .supervision(let unit):
             return .supervision(liftSupervision(unit.supervise))

@@ -281,12 +281,12 @@ public final class Store<Action: Sendable, State: Sendable, Environment: Sendabl
                 if let reader = produce(action, context) {
                     if firstProducer == nil { firstProducer = reader } else { producers.append(reader) }
                 }
-            case .reaction(let react):
+            case .reaction(let react, let reactionScope):
                 // One entry per reaction unit, in order; `.unchanged` is the identity (no closure).
                 let reaction = react(action, context)
                 if case .mutation(let endo) = reaction.mutation {
                     mutates = true
-                    scope = .anything
+                    scope = scope.merged(reactionScope)
                     reactionMutations.append(endo)
                 } else {
                     reactionMutations.append(.identity)
