@@ -339,6 +339,47 @@ internal struct ElementLift<LA: Sendable, LS: Sendable, LE: Sendable, GA: Sendab
                 }
                 return channels
             }
-        }, keyed: KeyedSupervision(token: token) { ElementSupervisionTracker(lift: lift, supervise: supervise) })
+        }, keyed: KeyedSupervision(token: token) { lift.makeTracker(supervise) })
+    }
+
+    /// The per-store tracker of this lift's supervision, its per-element work built here so it
+    /// is specialised for the app's types.
+    @MainActor @inlinable func makeTracker(
+        _ supervise: @escaping @MainActor @Sendable (LS) -> Supervision<LA, LE>
+    ) -> ElementSupervisionTracker<GA, GS, GE, ID> {
+        let forEachElement = self.forEachElement
+        let element = self.element
+        let narrow = self.narrow
+        let embed = self.embed
+        let site = self.site
+        let extractAddressed = self.extractAddressed
+        @MainActor func channels(of id: ID, _ slice: LS, _ environment: LE, into keep: inout Keep<GA>) {
+            for channel in supervise(slice).runReader(environment) {
+                keep.append(channel.mapAction { embed(id, $0) }.scopedToElement(id, site: site))
+            }
+        }
+        return ElementSupervisionTracker(
+            addressedID: { action in extractAddressed?(action)?.0 },
+            evaluateAll: { state, environment, keep, ids, keys in
+                let local = narrow(environment)
+                forEachElement(state) { id, slice in
+                    let start = keep.count
+                    channels(of: id, slice, local, into: &keep)
+                    ids.append(id)
+                    keys.append(ElementKeys(keep, start..<keep.count))
+                }
+            },
+            evaluateOne: { id, state, environment, keep in
+                guard let slice = element(id, state) else { return false }
+                channels(of: id, slice, narrow(environment), into: &keep)
+                return true
+            },
+            buildMemo: { ids, keys in
+                var memo: [ID: ElementKeys] = [:]
+                memo.reserveCapacity(ids.count)
+                for index in ids.indices where memo[ids[index]] == nil { memo[ids[index]] = keys[index] }
+                return memo
+            }
+        )
     }
 }

@@ -39,7 +39,11 @@ internal final class PositionCache<ID: Hashable & Sendable>: Sendable {
         var fresh: [ID: Int] = [:]
         fresh.reserveCapacity(count)
         var duplicates: [ID] = []
-        for (offset, elementID) in ids().enumerated() {
+        // An index loop: `enumerated()` in this unspecialised generic code looks up tuple type
+        // metadata at run time for every element.
+        let all = ids()
+        for offset in all.indices {
+            let elementID = all[offset]
             if fresh[elementID] == nil { fresh[elementID] = offset } else { duplicates.append(elementID) }
         }
         let found = fresh[id]

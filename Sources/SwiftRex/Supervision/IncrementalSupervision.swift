@@ -69,14 +69,25 @@ internal enum ElementKeys: RandomAccessCollection, Sendable {
     case one(AnyHashableSendable)
     case many([AnyHashableSendable])
 
+    /// The ids of `channels[range]`. Index arithmetic only: a generic slice here would look up
+    /// type metadata at run time on every element of a full evaluation.
+    @usableFromInline
+    init<A>(_ channels: [Channel<A>], _ range: Range<Int>) {
+        switch range.count {
+        case 0: self = .none
+        case 1: self = .one(channels[range.lowerBound].id)
+        default:
+            var keys: [AnyHashableSendable] = []
+            keys.reserveCapacity(range.count)
+            for index in range { keys.append(channels[index].id) }
+            self = .many(keys)
+        }
+    }
+
     /// The ids of `channels`.
     @usableFromInline
-    init<A>(_ channels: some Collection<Channel<A>>) {
-        switch channels.count {
-        case 0: self = .none
-        case 1: self = .one(channels.first!.id)
-        default: self = .many(channels.map { $0.id })
-        }
+    init<A>(_ channels: [Channel<A>]) {
+        self.init(channels, 0..<channels.count)
     }
 
     @usableFromInline var startIndex: Int { 0 }
@@ -148,58 +159,63 @@ internal protocol ElementSupervisionTracking<State, Action, Environment>: AnyObj
 }
 
 /// The tracker of one `liftCollection`/`liftEach`: typed element ids, a memo of each element's keys.
+///
+/// The per-element work comes in as closures built by the lift in inlinable code, so it runs
+/// specialised for the app's types: this class's own methods are reached through a protocol
+/// witness and run unspecialised, where every generic array operation looks up type metadata.
 @MainActor
 @usableFromInline
-internal final class ElementSupervisionTracker<LA: Sendable, LS: Sendable, LE: Sendable, GA: Sendable, GS: Sendable, GE: Sendable, ID: Hashable & Sendable>: ElementSupervisionTracking {
-    @usableFromInline let lift: ElementLift<LA, LS, LE, GA, GS, GE, ID>
-    @usableFromInline let supervise: @MainActor @Sendable (LS) -> Supervision<LA, LE>
+internal final class ElementSupervisionTracker<GA: Sendable, GS: Sendable, GE: Sendable, ID: Hashable & Sendable>: ElementSupervisionTracking {
+    /// Appends every element's channels in container order, recording each element's id and keys.
+    @usableFromInline typealias EvaluateAll = @MainActor (GS, GE, inout Keep<GA>, inout [ID], inout [ElementKeys]) -> Void
+    /// Appends one element's channels; `false` when the element is absent.
+    @usableFromInline typealias EvaluateOne = @MainActor (ID, GS, GE, inout Keep<GA>) -> Bool
+    /// The memo of recorded ids and keys (first occurrence of an id wins).
+    @usableFromInline typealias BuildMemo = ([ID], [ElementKeys]) -> [ID: ElementKeys]
+
+    private let evaluateElements: EvaluateAll
+    private let evaluateElement: EvaluateOne
+    private let buildMemo: BuildMemo
+    private let addressedID: @Sendable (GA) -> ID?
     private var memo: [ID: ElementKeys] = [:]
-    private var pending: [(ID, ElementKeys)] = []
+    private var pendingIDs: [ID] = []
+    private var pendingKeys: [ElementKeys] = []
     private var lastAddressed: ID?
 
     @usableFromInline
-    init(lift: ElementLift<LA, LS, LE, GA, GS, GE, ID>, supervise: @escaping @MainActor @Sendable (LS) -> Supervision<LA, LE>) {
-        self.lift = lift
-        self.supervise = supervise
-    }
-
-    private func channels(of id: ID, _ slice: LS, _ environment: LE, into keep: inout Keep<GA>) {
-        let embed = lift.embed
-        for channel in supervise(slice).runReader(environment) {
-            keep.append(channel.mapAction { embed(id, $0) }.scopedToElement(id, site: lift.site))
-        }
+    init(addressedID: @escaping @Sendable (GA) -> ID?, evaluateAll: @escaping EvaluateAll, evaluateOne: @escaping EvaluateOne, buildMemo: @escaping BuildMemo) {
+        self.addressedID = addressedID
+        evaluateElements = evaluateAll
+        evaluateElement = evaluateOne
+        self.buildMemo = buildMemo
     }
 
     @usableFromInline
     func evaluateAll(_ state: GS, _ environment: GE, into keep: inout Keep<GA>) {
-        pending.removeAll(keepingCapacity: true)
-        let local = lift.narrow(environment)
-        lift.forEachElement(state) { id, slice in
-            let start = keep.count
-            channels(of: id, slice, local, into: &keep)
-            pending.append((id, ElementKeys(keep[start...])))
-        }
+        pendingIDs.removeAll(keepingCapacity: true)
+        pendingKeys.removeAll(keepingCapacity: true)
+        evaluateElements(state, environment, &keep, &pendingIDs, &pendingKeys)
     }
 
     @usableFromInline
-    func clearPending() { pending.removeAll(keepingCapacity: true) }
+    func clearPending() {
+        pendingIDs.removeAll(keepingCapacity: true)
+        pendingKeys.removeAll(keepingCapacity: true)
+    }
 
     @usableFromInline
     func commitAll() {
-        memo = Dictionary(pending, uniquingKeysWith: { first, _ in first })
-        pending.removeAll(keepingCapacity: true)
+        memo = buildMemo(pendingIDs, pendingKeys)
+        clearPending()
     }
 
     @usableFromInline
     func evaluateAddressed(_ action: GA, _ state: GS, _ environment: GE) -> (previous: ElementKeys, channels: Keep<GA>)? {
-        guard let (id, _) = lift.extractAddressed?(action) else { return nil }
+        guard let id = addressedID(action) else { return nil }
         lastAddressed = id
-        let previous = memo[id] ?? .none
         var keep: Keep<GA> = []
-        if let slice = lift.element(id, state) {
-            channels(of: id, slice, lift.narrow(environment), into: &keep)
-        }
-        return (previous, keep)
+        _ = evaluateElement(id, state, environment, &keep)
+        return (memo[id] ?? .none, keep)
     }
 
     @usableFromInline
