@@ -69,6 +69,10 @@ import SwiftRexTestSupport
         }
     }
 
+    /// Main-actor turns to wait for work on another thread (an effect's task): generous, since
+    /// the suite also runs under sanitizers, and free when the condition already holds.
+    static let taskTurns = 20_000
+
     func makeStore(_ behavior: Behavior<Action, State, Environment>, initial: State = State(), environment: Environment) -> Store<Action, State, Environment> {
         Store(initial: initial, behavior: Self.reducer <> behavior, environment: environment, clock: { $0.clock })
     }
@@ -196,14 +200,14 @@ import SwiftRexTestSupport
             store.dispatch(.setRoom(1))    // "room" closed; its re-creation waits to settle
             store.dispatch(.start)
             // Pending: the debounce and delay starts, the socket delivery, the room settle, the task's sleep.
-            #expect(await eventually { log.count(of: "task sleeping") == 1 && clock.pendingCount == 5 })
+            #expect(await eventually({ log.count(of: "task sleeping") == 1 && clock.pendingCount == 5 }, turns: Self.taskTurns))
             // A run that completed released its token (its completion may arrive on a later turn).
             #expect(await eventually { log.count(of: "cancel completed") == 1 })
             #expect(store.openChannelIDs.count == 2)
             #expect(tracker.liveCount > 0)
         }
         #expect(await eventually { weakStore == nil })
-        #expect(await eventually { tracker.allReleased && log.count(of: "task cancelled") == 1 })
+        #expect(await eventually({ tracker.allReleased && log.count(of: "task cancelled") == 1 }, turns: Self.taskTurns))
         tracker.expectAllReleased()
         #expect(clock.pendingCount == 0)
         for name in ["cancel job", "cancel anonymous", "cancel completed", "close socket", "close room 0", "close radio", "task cancelled"] {
@@ -475,7 +479,7 @@ import SwiftRexTestSupport
         }
         #expect(await eventually { weakStore == nil })
         #expect(await consumer.value == 2)
-        #expect(await eventually { tracker.allReleased })
+        #expect(await eventually({ tracker.allReleased }, turns: Self.taskTurns))
         tracker.expectAllReleased()
     }
 
