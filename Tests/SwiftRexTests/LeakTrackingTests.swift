@@ -13,6 +13,16 @@ import SwiftRexTestSupport
         case openDetail, closeDetail
         case row(ElementAction<Int, RowAction>)
         case removeRow(Int)
+        case attach(Attachment), attachToDetail(Attachment)
+    }
+
+    /// A tracked object held by state: equal only to itself.
+    struct Attachment: Sendable, Equatable {
+        let object: Tracked<String>
+
+        init(_ object: Tracked<String>) { self.object = object }
+
+        static func == (lhs: Attachment, rhs: Attachment) -> Bool { lhs.object === rhs.object }
     }
 
     enum RowAction: Sendable, Equatable { case rename(String), autosave, sync, saved }
@@ -20,11 +30,13 @@ import SwiftRexTestSupport
     struct Row: Identifiable, Sendable, Equatable {
         var id: Int
         var name = ""
+        var attachment: Attachment?
     }
 
     struct Detail: Sendable, Equatable {
         var room = 0
         var volume = 0
+        var attachment: Attachment?
     }
 
     struct State: Sendable, Equatable {
@@ -33,6 +45,7 @@ import SwiftRexTestSupport
         var volume = 0
         var detail: Detail?
         var rows: [Row] = []
+        var attachment: Attachment?
     }
 
     /// What the features capture: the clock the Store schedules on, the tracker every captured
@@ -65,6 +78,8 @@ import SwiftRexTestSupport
         case .openDetail: state.detail = Detail()
         case .closeDetail: state.detail = nil
         case .removeRow(let id): state.rows.removeAll { $0.id == id }
+        case .attach(let attachment): state.attachment = attachment
+        case .attachToDetail(let attachment): state.detail?.attachment = attachment
         case .start, .done, .row: break
         }
     }
@@ -186,7 +201,7 @@ import SwiftRexTestSupport
             }
         }
 
-    @Test func droppingTheStoreReleasesEveryEffectTimerAndChannel() async {
+    @Test func droppingTheStoreReleasesItsStateAndEveryEffectTimerAndChannel() async {
         let environment = Environment()
         let tracker = environment.tracker
         let clock = environment.clock
@@ -195,6 +210,7 @@ import SwiftRexTestSupport
         do {
             let store = makeStore(Self.everything, environment: environment)
             weakStore = store
+            store.dispatch(.attach(Attachment(tracker.instance("state"))))
             store.dispatch(.goLive)
             store.dispatch(.setVolume(1))  // a debounced delivery into "socket" is pending
             store.dispatch(.setRoom(1))    // "room" closed; its re-creation waits to settle
@@ -273,20 +289,21 @@ import SwiftRexTestSupport
 
     static let rows = row.liftCollection(.action(rowPrism).state(\State.rows), site: "rows")
 
-    static func rowState(_ ids: [Int]) -> State {
+    /// Rows with these ids, each holding an object from its own tracker.
+    static func rowState(_ ids: [Int], _ environment: Environment) -> State {
         var state = State()
-        state.rows = ids.map { Row(id: $0) }
+        state.rows = ids.map { Row(id: $0, attachment: Attachment(environment.tracker(forRow: $0).instance("row state \($0)"))) }
         return state
     }
 
-    @Test func removingOneElementReleasesItsChannelsAndTheirPendingDeliveries() async {
+    @Test func removingOneElementReleasesItsStateChannelsAndTheirPendingDeliveries() async {
         let environment = Environment(rowIDs: [1, 2, 3])
         let removed = environment.tracker(forRow: 2)
         let log = environment.log
         let clock = environment.clock
         weak var weakStore: Store<Action, State, Environment>?
         do {
-            let store = makeStore(Self.rows, initial: Self.rowState([1, 2, 3]), environment: environment)
+            let store = makeStore(Self.rows, initial: Self.rowState([1, 2, 3], environment), environment: environment)
             weakStore = store
             store.dispatch(.row(ElementAction(2, action: .rename("two"))))  // a debounced delivery is pending
             #expect(clock.pendingCount == 1)
@@ -319,7 +336,7 @@ import SwiftRexTestSupport
         let removed = environment.tracker(forRow: 2)
         let log = environment.log
         let clock = environment.clock
-        let store = makeStore(Self.rows, initial: Self.rowState([1, 2]), environment: environment)
+        let store = makeStore(Self.rows, initial: Self.rowState([1, 2], environment), environment: environment)
         store.dispatch(.row(ElementAction(2, action: .sync)))      // started, never completes
         store.dispatch(.row(ElementAction(2, action: .autosave)))  // waiting on a debounce timer
         store.dispatch(.row(ElementAction(1, action: .sync)))
@@ -359,7 +376,7 @@ import SwiftRexTestSupport
         }
         .liftOptional(\State.detail)
 
-    @Test func settingAnOptionalSliceToNilReleasesItsChannelsAndTimers() async {
+    @Test func settingAnOptionalSliceToNilReleasesItsStateChannelsAndTimers() async {
         let environment = Environment()
         let tracker = environment.tracker
         let log = environment.log
@@ -367,6 +384,7 @@ import SwiftRexTestSupport
         let store = makeStore(Self.detail, environment: environment)
         #expect(store.openChannelIDs.isEmpty)
         store.dispatch(.openDetail)
+        store.dispatch(.attachToDetail(Attachment(tracker.instance("detail state"))))
         #expect(store.openChannelIDs.count == 2)
         store.dispatch(.setVolume(4))  // a debounced delivery into the socket is pending
         store.dispatch(.setRoom(7))    // "detail room 0" closed; re-creation waits to settle
