@@ -328,6 +328,8 @@ final class EventLog: Sendable {
 
     @MainActor
     final class StoreBox: @unchecked Sendable {
-        var store: Store<Action, Int, Void>?
+        /// Weak: the store's behavior captures this box, so a strong reference would be a cycle
+        /// (LeakSanitizer reported the store of this test as leaked).
+        weak var store: Store<Action, Int, Void>?
     }
 }
