@@ -330,7 +330,7 @@ import SwiftRexTestSupport
         }
     }
 
-    @Test(.disabled("one-shot effects of a removed element: pending in main"))
+    @Test
     func removingOneElementCancelsItsOneShotEffects() async {
         let environment = Environment(rowIDs: [1, 2])
         let removed = environment.tracker(forRow: 2)
