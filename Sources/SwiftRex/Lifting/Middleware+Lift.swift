@@ -1,7 +1,16 @@
-// The lift hosts of `Middleware`. The logic lives in `UnitLifting.swift`, shared with the other hosts;
-// these are the typed entry points (the `Behavior` and `Middleware` files are the same text).
+// The lift hosts of `Middleware`: typed entry points only. A middleware's units are a behavior's
+// units without reducers or reactions, so every lift goes through the `Behavior` host (and from
+// there through the one lifting core, `UnitLifting.swift`) and comes back as a middleware.
 
 extension Middleware {
+    /// This middleware lifted by a `Behavior` lift (lifting keeps every unit's kind).
+    @inlinable
+    internal func viaBehavior<A: Sendable, S: Sendable, E: Sendable>(
+        _ lift: (Behavior<Action, State, Environment>) -> Behavior<A, S, E>
+    ) -> Middleware<A, S, E> {
+        Middleware<A, S, E>(units: lift(Behavior(units: units)).units)
+    }
+
     /// Lifts this middleware into the app's types through a ``Relay/Scope``: the action lane re-indexes
     /// actions (a miss skips every unit: `.unchanged`, no effect), the state lane focuses the slice
     /// in place (an absent affine focus mutates nothing), the environment lane narrows the world.
@@ -15,9 +24,7 @@ extension Middleware {
         _ scope: Relay.Scope<AL, SL, EL>
     ) -> Middleware<AL.GlobalAction, SL.GlobalState, EL.GlobalEnvironment>
     where AL.LocalAction == Action, SL.LocalState == State, EL.LocalEnvironment == Environment {
-        Middleware<AL.GlobalAction, SL.GlobalState, EL.GlobalEnvironment>(
-            units: FocusLift(action: scope.action, state: scope.state, environment: scope.environment).lift(units)
-        )
+        viaBehavior { $0.lift(scope) }
     }
 
     /// Lifts the action axis through a prism (state and environment unchanged).
@@ -109,9 +116,7 @@ extension Middleware {
     public func liftOptional<SL: WritesState>(
         _ scope: Relay.Scope<Relay.Identity<Action>, SL, Relay.Identity<Environment>>
     ) -> Middleware<Action, SL.GlobalState, Environment> where SL.LocalState == State {
-        Middleware<Action, SL.GlobalState, Environment>(
-            units: FocusLift(action: scope.action, state: scope.state, environment: scope.environment, isStrict: true).lift(units)
-        )
+        viaBehavior { $0.liftOptional(scope) }
     }
 
     /// ``liftOptional(_:)-<SL>`` through a key path to an optional.
@@ -135,15 +140,8 @@ extension Middleware {
         file: String = #fileID, line: UInt = #line, column: UInt = #column
     ) -> Middleware<GlobalAction, SL.GlobalState, EL.GlobalEnvironment>
     where SL.Element == State, SL.ID == ID, SL.GlobalState: Sendable, EL.LocalEnvironment == Environment, EL.GlobalEnvironment: Sendable {
-        let preview = scope.action.preview
-        let lift = ElementLift<Action, State, Environment, GlobalAction, SL.GlobalState, EL.GlobalEnvironment, ID>(
-            addressed: { preview($0).map { ($0.id, $0.action) } },
-            broadcast: nil,
-            embed: scope.action.review,
-            state: scope.state, environment: scope.environment,
-            site: site ?? LiftSite(file: file, line: line, column: column)
-        )
-        return Middleware<GlobalAction, SL.GlobalState, EL.GlobalEnvironment>(units: lift.lift(units))
+        let site = site ?? LiftSite(file: file, line: line, column: column)
+        return viaBehavior { $0.liftCollection(scope, site: site) }
     }
 
     /// Broadcasts one action to every present element, walking storage once, in place. Element
@@ -159,14 +157,8 @@ extension Middleware {
         file: String = #fileID, line: UInt = #line, column: UInt = #column
     ) -> Middleware<GlobalAction, SL.GlobalState, EL.GlobalEnvironment>
     where SL.Element == State, SL.ID == ID, SL.GlobalState: Sendable, EL.LocalEnvironment == Environment, EL.GlobalEnvironment: Sendable {
-        let lift = ElementLift<Action, State, Environment, GlobalAction, SL.GlobalState, EL.GlobalEnvironment, ID>(
-            addressed: nil,
-            broadcast: scope.action.preview,
-            embed: scope.action.review,
-            state: scope.state, environment: scope.environment,
-            site: site ?? LiftSite(file: file, line: line, column: column)
-        )
-        return Middleware<GlobalAction, SL.GlobalState, EL.GlobalEnvironment>(units: lift.lift(units))
+        let site = site ?? LiftSite(file: file, line: line, column: column)
+        return viaBehavior { $0.liftEach(scope, site: site) }
     }
 }
 
