@@ -136,7 +136,8 @@ internal struct ElementLift<LA: Sendable, LS: Sendable, LE: Sendable, GA: Sendab
     @usableFromInline let modifyElement: @Sendable (ID, inout GS, (inout LS) -> Void) -> Bool
     @usableFromInline let isEmpty: @Sendable (GS) -> Bool
     @usableFromInline let forEachElement: @Sendable (GS, (ID, LS) -> Void) -> Void
-    @usableFromInline let modifyEach: @Sendable (inout GS, (ID, inout LS) -> Void) -> Void
+    /// Runs a reducer on every element with one action (no id read per element).
+    @usableFromInline let reduceEach: @Sendable (inout GS, LA, @Sendable (LA, inout LS) -> Void) -> Void
     @usableFromInline let narrow: @Sendable (GE) -> LE
     @usableFromInline let site: LiftSite
     /// This lift's identity, matching its units' mutation scopes with its supervision (D5).
@@ -155,7 +156,7 @@ internal struct ElementLift<LA: Sendable, LS: Sendable, LE: Sendable, GA: Sendab
         modifyElement = { state.modifyElement($0, in: &$1, $2) }
         isEmpty = { state.isEmpty(in: $0) }
         forEachElement = { state.forEachElement(in: $0, $1) }
-        modifyEach = { state.modifyEach(in: &$0, $1) }
+        reduceEach = { global, action, run in state.modifyEach(in: &global, applying: run, with: action) }
         narrow = { environment.narrow($0) }
         self.site = site
         token = .next()
@@ -256,7 +257,6 @@ internal struct ElementLift<LA: Sendable, LS: Sendable, LE: Sendable, GA: Sendab
     @inlinable func liftBroadcast(_ unit: BehaviorUnit<LA, LS, LE>, _ extract: @escaping @Sendable (GA) -> LA?) -> BehaviorUnit<GA, GS, GE> {
         let isEmpty = self.isEmpty
         let forEachElement = self.forEachElement
-        let modifyEach = self.modifyEach
         let lift = self
         switch unit {
         case .reducer(let inner):
@@ -272,9 +272,10 @@ internal struct ElementLift<LA: Sendable, LS: Sendable, LE: Sendable, GA: Sendab
             } else {
                 applies = { action, state in extract(action) != nil && !isEmpty(state) }
             }
+            let reduceEach = self.reduceEach
             return .reducer(ReducerUnit(applies: applies, scope: .eachElement(token)) { action, state in
                 guard let local = extract(action) else { return }
-                modifyEach(&state) { _, slice in run(local, &slice) }
+                reduceEach(&state, local, run)
             })
 
         case .producer(let produce):

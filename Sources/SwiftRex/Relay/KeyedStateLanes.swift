@@ -20,6 +20,17 @@ public protocol KeyedState: Sendable {
     func forEachElement(in state: GlobalState, _ body: (ID, Element) -> Void)
     /// Mutates every element in place, in container order, walking storage once. O(n).
     func modifyEach(in state: inout GlobalState, _ body: (ID, inout Element) -> Void)
+    /// Applies `run(action, &element)` to every element in place, in container order, without
+    /// reading ids: the broadcast reducer's loop, one call per element. O(n).
+    func modifyEach<Action>(in state: inout GlobalState, applying run: (Action, inout Element) -> Void, with action: Action)
+}
+
+extension KeyedState {
+    /// Applies `run(action, &element)` to every element through ``modifyEach(in:_:)``.
+    @inlinable
+    public func modifyEach<Action>(in state: inout GlobalState, applying run: (Action, inout Element) -> Void, with action: Action) {
+        modifyEach(in: &state) { _, element in run(action, &element) }
+    }
 }
 
 /// A thread-safe id → position cache, rebuilt only when a lookup finds it stale (a structural
@@ -115,6 +126,18 @@ extension Relay {
         @inlinable
         public func forEachElement(in state: GlobalState, _ body: (ID, Container.Element) -> Void) {
             for element in container.get(state) { body(identify(element), element) }
+        }
+
+        /// Applies `run(action, &element)` to every element in place: a plain index loop.
+        @inlinable
+        public func modifyEach<Action>(in state: inout GlobalState, applying run: (Action, inout Container.Element) -> Void, with action: Action) {
+            container.modify(&state) { elements in
+                var index = elements.startIndex
+                while index < elements.endIndex {
+                    run(action, &elements[index])
+                    index += 1
+                }
+            }
         }
 
         /// Mutates every element in place.

@@ -40,6 +40,17 @@ enum LiftScenarios {
         }
     }
 
+    /// Rows held by a class and incremented by a plain loop: the raw control of a broadcast.
+    final class RawRows {
+        var rows: [Row]
+        init(rows: [Row]) { self.rows = rows }
+
+        @inline(never)
+        func incrementAll() {
+            for index in rows.indices { rows[index].count &+= 1 }
+        }
+    }
+
     /// Sizes of the supervised fan-out scenario.
     static let reconcileSizes = [1_000, 10_000, 100_000]
 
@@ -76,6 +87,14 @@ enum LiftScenarios {
                     rowReducer.liftEach(.action(broadcast: allPrism, into: rowPrism).state(\Rows.rows)))
                 return { iterations in
                     for _ in 0..<iterations { store.dispatch(.all(.increment)) }
+                }
+            },
+            Scenario(name: "lift.each.broadcast.raw", sizes: sizes, allocationIterations: 4) { size in
+                // The control for lift.each.broadcast: the same increment of every row written as
+                // a plain loop over the array held by a class (compare the per-element cost).
+                let holder = RawRows(rows: (0..<size).map { Row(id: $0) })
+                return { iterations in
+                    for _ in 0..<iterations { holder.incrementAll() }
                 }
             },
             Scenario(name: "lift.projection.element", sizes: sizes) { size in
