@@ -37,14 +37,29 @@ extension KeyedState {
 /// change). Duplicate ids are reported once per rebuild; the first occurrence wins.
 @usableFromInline
 internal final class PositionCache<ID: Hashable & Sendable>: Sendable {
-    private let positions = Mutex<[ID: Int]>([:])
+    private struct Positions {
+        var byID: [ID: Int] = [:]
+        /// The last id found and its position: a routed action looks its element up twice (in
+        /// the pre-mutation test, then to mutate), and the second lookup then skips the table.
+        var lastID: ID?
+        var lastPosition = 0
+    }
+
+    private let positions = Mutex(Positions())
 
     @usableFromInline init() {}
 
     /// The position of `id`, validated with `idAt`; rebuilt from `ids` when stale.
     @usableFromInline
     func position(of id: ID, count: Int, idAt: (Int) -> ID, rebuild ids: () -> [ID]) -> Int? {
-        if let cached = positions.withLock({ $0[id] }), cached < count, idAt(cached) == id {
+        let cached = positions.withLock { positions -> Int? in
+            if positions.lastID == id { return positions.lastPosition }
+            guard let position = positions.byID[id] else { return nil }
+            positions.lastID = id
+            positions.lastPosition = position
+            return position
+        }
+        if let cached, cached < count, idAt(cached) == id {
             return cached
         }
         var fresh: [ID: Int] = [:]
@@ -58,7 +73,7 @@ internal final class PositionCache<ID: Hashable & Sendable>: Sendable {
             if fresh[elementID] == nil { fresh[elementID] = offset } else { duplicates.append(elementID) }
         }
         let found = fresh[id]
-        positions.withLock { $0 = fresh }
+        positions.withLock { $0 = Positions(byID: fresh, lastID: found == nil ? nil : id, lastPosition: found ?? 0) }
         if !duplicates.isEmpty {
             reportDiagnostic(StoreDiagnostic(
                 kind: .duplicateID,
