@@ -35,22 +35,33 @@ extension KeyedState {
 
 /// A thread-safe id → position cache, rebuilt only when a lookup finds it stale (a structural
 /// change). Duplicate ids are reported once per rebuild; the first occurrence wins.
+///
+/// Inlinable, so lookups run specialised for the element id type: unspecialised, every lookup
+/// looked up generic type metadata at run time (thousands of instructions per routed action).
 @usableFromInline
 internal final class PositionCache<ID: Hashable & Sendable>: Sendable {
-    private struct Positions {
-        var byID: [ID: Int] = [:]
+    @usableFromInline
+    internal struct Positions {
+        @usableFromInline var byID: [ID: Int]
         /// The last id found and its position: a routed action looks its element up twice (in
         /// the pre-mutation test, then to mutate), and the second lookup then skips the table.
-        var lastID: ID?
-        var lastPosition = 0
+        @usableFromInline var lastID: ID?
+        @usableFromInline var lastPosition: Int
+
+        @inlinable
+        init(byID: [ID: Int] = [:], lastID: ID? = nil, lastPosition: Int = 0) {
+            self.byID = byID
+            self.lastID = lastID
+            self.lastPosition = lastPosition
+        }
     }
 
-    private let positions = Mutex(Positions())
+    @usableFromInline let positions = Mutex(Positions())
 
     @usableFromInline init() {}
 
     /// The position of `id`, validated with `idAt`; rebuilt from `ids` when stale.
-    @usableFromInline
+    @inlinable
     func position(of id: ID, count: Int, idAt: (Int) -> ID, rebuild ids: () -> [ID]) -> Int? {
         let cached = positions.withLock { positions -> Int? in
             if positions.lastID == id { return positions.lastPosition }
@@ -62,26 +73,32 @@ internal final class PositionCache<ID: Hashable & Sendable>: Sendable {
         if let cached, cached < count, idAt(cached) == id {
             return cached
         }
+        return rebuild(finding: id, count: count, ids: ids())
+    }
+
+    /// Rebuilds the table from the container's ids (first occurrence wins; duplicates reported).
+    @inlinable
+    func rebuild(finding id: ID, count: Int, ids all: [ID]) -> Int? {
         var fresh: [ID: Int] = [:]
         fresh.reserveCapacity(count)
         var duplicates: [ID] = []
-        // An index loop: `enumerated()` in this unspecialised generic code looks up tuple type
-        // metadata at run time for every element.
-        let all = ids()
         for offset in all.indices {
             let elementID = all[offset]
             if fresh[elementID] == nil { fresh[elementID] = offset } else { duplicates.append(elementID) }
         }
         let found = fresh[id]
         positions.withLock { $0 = Positions(byID: fresh, lastID: found == nil ? nil : id, lastPosition: found ?? 0) }
-        if !duplicates.isEmpty {
-            reportDiagnostic(StoreDiagnostic(
-                kind: .duplicateID,
-                message: "Duplicate ids in an identified collection: \(duplicates.prefix(10).map { "\($0)" }.joined(separator: ", ")). Actions addressed to a duplicated id reach its first occurrence only.",
-                source: nil
-            ))
-        }
+        if !duplicates.isEmpty { reportDuplicates(duplicates.prefix(10).map { "\($0)" }) }
         return found
+    }
+
+    @usableFromInline
+    func reportDuplicates(_ ids: [String]) {
+        reportDiagnostic(StoreDiagnostic(
+            kind: .duplicateID,
+            message: "Duplicate ids in an identified collection: \(ids.joined(separator: ", ")). Actions addressed to a duplicated id reach its first occurrence only.",
+            source: nil
+        ))
     }
 }
 
