@@ -30,6 +30,8 @@ import Testing
             #expect(lhs.hashValue == rhs.hashValue)
         }
         #expect(AnyHashableSendable(1) != AnyHashableSendable(2))
+        #expect(AnyHashableSendable("room") != AnyHashableSendable("rooms"))
+        #expect(AnyHashableSendable(-1) != AnyHashableSendable(UInt.max))
     }
 
     @Test func wrappingAKeyDoesNotWrapItTwice() {

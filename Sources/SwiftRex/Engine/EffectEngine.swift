@@ -105,8 +105,10 @@ internal final class EffectEngine<Action: Sendable>: EffectInterpreter {
     func reconcile(_ channels: Keep<Action>, segmentEnds: [Int] = [], depth: Int) -> Bool {
         // An unchanged desired set is recognised from the channels' identities alone: nothing is
         // built and nothing allocated.
-        if !isBusy, machine.matchesMemory(count: channels.count, {
-            (channels[$0].id, channels[$0].resetIdentity, channels[$0].broadcastIdentity)
+        // Fields are read through a buffer pointer: `channels[i].id` in this unspecialised code
+        // would copy the whole channel out of the array first (three times per channel).
+        if !isBusy, channels.withUnsafeBufferPointer({ buffer in
+            machine.matchesMemory(count: buffer.count) { (buffer[$0].id, buffer[$0].resetIdentity, buffer[$0].broadcastIdentity) }
         }) {
             return false
         }
@@ -133,8 +135,10 @@ internal final class EffectEngine<Action: Sendable>: EffectInterpreter {
     /// `false` while the machine is mid-operation. No allocation.
     func segmentMatches(_ segment: Int, previous: some Collection<AnyHashableSendable>, channels: Keep<Action>) -> Bool {
         guard !isBusy else { return false }
-        return machine.segmentMatches(segment: segment, previous: previous, count: channels.count) {
-            (channels[$0].id, channels[$0].resetIdentity, channels[$0].broadcastIdentity)
+        return channels.withUnsafeBufferPointer { buffer in
+            machine.segmentMatches(segment: segment, previous: previous, count: buffer.count) {
+                (buffer[$0].id, buffer[$0].resetIdentity, buffer[$0].broadcastIdentity)
+            }
         }
     }
 

@@ -15,6 +15,16 @@ public struct AnyHashableSendable: Hashable, @unchecked Sendable, CustomStringCo
     @usableFromInline let type: ObjectIdentifier
     /// The type identity and value hash, mixed once at creation (per-process seed, like `Hasher`).
     @usableFromInline let cachedHash: Int
+    /// The value itself when it is an `Int` or a `String` (the usual ids): two such keys compare
+    /// directly, without `AnyHashable`'s dynamic unboxing (hundreds of instructions a comparison).
+    @usableFromInline let direct: Direct
+
+    @usableFromInline
+    enum Direct: Sendable {
+        case none
+        case int(Int)
+        case string(String)
+    }
 
     /// Wraps a value. Wrapping an `AnyHashableSendable` returns it unchanged (no double wrapping).
     @inlinable
@@ -30,6 +40,14 @@ public struct AnyHashableSendable: Hashable, @unchecked Sendable, CustomStringCo
             self.erased = erased
             self.type = type
             cachedHash = hasher.finalize()
+            // Specialised at the call site: each cast folds to a constant for the concrete type.
+            if let value = base as? Int {
+                direct = .int(value)
+            } else if let value = base as? String {
+                direct = .string(value)
+            } else {
+                direct = .none
+            }
         }
     }
 
@@ -42,7 +60,12 @@ public struct AnyHashableSendable: Hashable, @unchecked Sendable, CustomStringCo
     /// Same dynamic type and equal values.
     @inlinable
     public static func == (lhs: AnyHashableSendable, rhs: AnyHashableSendable) -> Bool {
-        lhs.cachedHash == rhs.cachedHash && lhs.type == rhs.type && lhs.erased == rhs.erased
+        guard lhs.cachedHash == rhs.cachedHash, lhs.type == rhs.type else { return false }
+        switch (lhs.direct, rhs.direct) {
+        case (.int(let left), .int(let right)): return left == right
+        case (.string(let left), .string(let right)): return left == right
+        default: return lhs.erased == rhs.erased
+        }
     }
 
     /// Feeds the hash computed at creation (the dynamic type's identity mixed with the value's hash).

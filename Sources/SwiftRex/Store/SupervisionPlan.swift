@@ -49,6 +49,19 @@ internal final class SupervisionPlan<State: Sendable, Action: Sendable, Environm
 
     /// Evaluates every segment and reconciles the full set; remembers it when it changed.
     func reconcileAll(state: State, environment: Environment, engine: EffectEngine<Action>, depth: Int) {
+        if segments.count == 1, segments[0].tracker == nil {
+            // One plain supervision: its channels go to the engine as they are (copying them
+            // into the shared buffer would copy every channel on every reconcile).
+            let channels = segments[0].supervise(state).runReader(environment)
+            if engine.reconcile(channels, depth: depth) || !isCommitted {
+                var previous: [AnyHashableSendable] = []
+                previous.reserveCapacity(channels.count)
+                for index in channels.indices { previous.append(channels[index].id) }
+                segments[0].previous = previous
+                isCommitted = true
+            }
+            return
+        }
         keep.removeAll(keepingCapacity: true)
         ends.removeAll(keepingCapacity: true)
         for segment in segments {
