@@ -33,8 +33,23 @@ public struct AffineTraversal<Whole, Part>: Sendable {
     }
 
     /// An affine traversal through a writable key path to an optional; modification is in place.
+    /// A path of inline stored properties is applied as a fixed byte offset (see `Lens(_:)`).
     @inlinable
     public init(_ keyPath: WritableKeyPath<Whole, Part?>) {
+        if let offset = MemoryLayout<Whole>.offset(of: keyPath) {
+            self.preview = { whole in
+                withUnsafePointer(to: whole) { UnsafeRawPointer($0).advanced(by: offset).assumingMemoryBound(to: Part?.self).pointee }
+            }
+            self.tryModifyBody = { whole, body in
+                withUnsafeMutablePointer(to: &whole) { pointer in
+                    let slot = UnsafeMutableRawPointer(pointer).advanced(by: offset).assumingMemoryBound(to: Part?.self)
+                    guard slot.pointee != nil else { return false }
+                    body(&slot.pointee!)
+                    return true
+                }
+            }
+            return
+        }
         nonisolated(unsafe) let path = keyPath
         self.preview = { $0[keyPath: path] }
         self.tryModifyBody = { whole, body in

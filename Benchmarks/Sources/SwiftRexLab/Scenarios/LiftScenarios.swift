@@ -17,6 +17,7 @@ enum LiftScenarios {
     struct Rows: Sendable, Equatable {
         var rows: [Row]
         var payload = CounterState(payloadSize: 100_000)
+        var detail: CounterState?
     }
 
     enum RowsAction: Sendable, Equatable {
@@ -51,6 +52,10 @@ enum LiftScenarios {
         }
     }
 
+    /// The counter reducer on an optional slice, through `liftOptional`.
+    static let optionalCounter = Behavior<CounterAction, CounterState, Void>(reducer: counterReducer, middleware: .identity)
+        .liftOptional(.state(\Rows.detail))
+
     /// Sizes of the supervised fan-out scenario.
     static let reconcileSizes = [1_000, 10_000, 100_000]
 
@@ -65,7 +70,7 @@ enum LiftScenarios {
         }
         .liftCollection(.action(rowPrism).state(\Rows.rows))
 
-    /// `reconcile.oneRowChanged`, `lift.collection.byId`, `lift.each.broadcast`, `lift.projection.element`, `lift.payload` and
+    /// `reconcile.oneRowChanged`, `lift.optional.present`/`.absent`, `lift.collection.byId`, `lift.each.broadcast`, `lift.projection.element`, `lift.payload` and
     /// `lift.payload.unlifted`.
     static var all: [Scenario] {
         [
@@ -117,6 +122,24 @@ enum LiftScenarios {
                     for index in 0..<iterations {
                         store.dispatch(.row(ElementAction(ids[index & 1_023], action: .increment)))
                     }
+                }
+            },
+            Scenario(name: "lift.optional.present") {
+                // liftOptional while the optional slice is present: the counter runs in place.
+                let store = Store(initial: Rows(rows: [], detail: CounterState(payloadSize: 100_000)), behavior: optionalCounter, environment: ())
+                let actions = makeCounterActions()
+                let mask = actions.count - 1
+                return { iterations in
+                    for index in 0..<iterations { store.dispatch(actions[index & mask]) }
+                }
+            },
+            Scenario(name: "lift.optional.absent") {
+                // liftOptional while the slice is nil: a complete no-op (nothing asked, nothing notified).
+                let store = Store(initial: Rows(rows: []), behavior: optionalCounter, environment: ())
+                let actions = makeCounterActions()
+                let mask = actions.count - 1
+                return { iterations in
+                    for index in 0..<iterations { store.dispatch(actions[index & mask]) }
                 }
             },
             Scenario(name: "lift.payload") {
