@@ -259,9 +259,7 @@ public final class Store<Action: Sendable, State: Sendable, Environment: Sendabl
     @inline(never)
     internal func runAllPhases(_ action: Action, source: ActionSource, depth: Int) {
         // P1: handle, against the pre-mutation state. Reducer units only record that they will
-        // mutate (in P2 each unit skips by itself when it does not apply); every unit is asked,
-        // even once another will mutate, so each lifted unit can report a missing element (as on
-        // the reducer-only path); grouped reactions keep
+        // mutate (in P2 each unit skips by itself when it does not apply); grouped reactions keep
         // their mutation in a buffer; the first producer stays out of any buffer. The buffers are
         // empty between dispatches.
         let context = PreReducerContext<State>(source: source, stateBefore: stateReader)
