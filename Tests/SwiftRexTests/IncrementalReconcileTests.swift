@@ -24,6 +24,7 @@ enum Grid {
     enum ParentAction: Sendable, Equatable {
         case insert(Int)
         case remove(Int)
+        case keepOnly([Int])
         case bump
         case watch(Bool)
     }
@@ -99,6 +100,8 @@ enum Grid {
                     if !state.board.cells.contains(where: { $0.id == id }) { state.board.cells.append(Cell(id: id)) }
                 case .remove(let id):
                     state.board.cells.removeAll { $0.id == id }
+                case .keepOnly(let ids):
+                    state.board.cells.removeAll { !ids.contains($0.id) }
                 case .bump:
                     state.counter += 1
                 case .watch(let on):
@@ -165,6 +168,22 @@ enum Grid {
         #expect(store.openChannelIDs.count == 12)
     }
 
+    @Test func leaversCloseInContainerOrderAfterElementsOpenedTheirChannelsAlone() {
+        // Cells 0 and 2 open their channels through their own actions (single-element
+        // reconciles); a parent action then removes cells 0, 1 and 2 together: they close in
+        // container order.
+        let events = Grid.Events()
+        var initial = Grid.initial(cells: 4, panels: 0)
+        initial.board.cells[0].live = false
+        initial.board.cells[2].live = false
+        let store = Store(initial: initial, behavior: Grid.app(events: events, evaluations: F.Counter()), environment: ())
+        store.dispatch(.cell(ElementAction(2, action: .toggle)))
+        store.dispatch(.cell(ElementAction(0, action: .toggle)))
+        let before = events.values.count
+        store.dispatch(.parent(.keepOnly([3])))
+        #expect(Array(events.values.dropFirst(before)) == ["c0 close", "c1 close", "c2 close"])
+    }
+
     @Test(arguments: [false, true])
     func theIncrementalPathAgreesWithTheFullOneOnRandomSequences(reacting: Bool) {
         for seed in UInt64(1)...12 {
@@ -174,7 +193,10 @@ enum Grid {
                 let id = Int(random.next() % 14)
                 switch random.next() % 10 {
                 case 0: actions.append(.parent(.insert(id)))
-                case 1: actions.append(.parent(.remove(id)))
+                case 1:
+                    actions.append(random.next() % 3 == 0
+                        ? .parent(.keepOnly((0..<14).filter { _ in random.next() % 2 == 0 }))
+                        : .parent(.remove(id)))
                 case 2: actions.append(.parent(.bump))
                 case 3: actions.append(.parent(.watch(random.next() % 2 == 0)))
                 case 4: actions.append(.panel(ElementAction(id % 3, action: .setLevel(Int(random.next() % 3)))))

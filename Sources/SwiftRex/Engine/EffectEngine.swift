@@ -100,9 +100,10 @@ internal final class EffectEngine<Action: Sendable>: EffectInterpreter {
 
     /// Reconciles the supervised channels (phase 5). `segmentEnds[i]` is the end index in
     /// `channels` of segment `i` (one supervision unit's channels); empty means one segment.
+    /// `orders`, when given, holds each channel's container order (see `ReconcileEntry.order`).
     /// Returns whether the set differed from the last one.
     @discardableResult
-    func reconcile(_ channels: Keep<Action>, segmentEnds: [Int] = [], depth: Int) -> Bool {
+    func reconcile(_ channels: Keep<Action>, segmentEnds: [Int] = [], orders: [UInt64] = [], depth: Int) -> Bool {
         // An unchanged desired set is recognised from the channels' identities alone: nothing is
         // built and nothing allocated.
         // Fields are read through a buffer pointer: `channels[i].id` in this unspecialised code
@@ -117,11 +118,11 @@ internal final class EffectEngine<Action: Sendable>: EffectInterpreter {
         reconcileBuffer = []
         entries.removeAll(keepingCapacity: true)
         if segmentEnds.isEmpty {
-            appendEntries(channels[...], segment: 0, depth: depth, to: &entries)
+            appendEntries(channels[...], segment: 0, orders: orders, depth: depth, to: &entries)
         } else {
             var start = 0
             for (segment, end) in segmentEnds.enumerated() {
-                appendEntries(channels[start..<end], segment: segment, depth: depth, to: &entries)
+                appendEntries(channels[start..<end], segment: segment, orders: orders, depth: depth, to: &entries)
                 start = end
             }
         }
@@ -146,19 +147,21 @@ internal final class EffectEngine<Action: Sendable>: EffectInterpreter {
     /// Returns `false`, doing nothing, when it cannot be done soundly in part (the machine is
     /// mid-operation, the segment would take over another segment's key, or the last full set had
     /// duplicate keys): the caller then reconciles the full set.
-    func reconcileSegment(_ segment: Int, previous: [AnyHashableSendable], channels: Keep<Action>, depth: Int) -> Bool {
+    func reconcileSegment(_ segment: Int, previous: [AnyHashableSendable], channels: Keep<Action>, orders: [UInt64], depth: Int) -> Bool {
         guard !isBusy else { return false }
         var entries: [ReconcileEntry<Payload>] = []
         entries.reserveCapacity(channels.count)
-        appendEntries(channels[...], segment: segment, depth: depth, to: &entries)
+        appendEntries(channels[...], segment: segment, orders: orders, depth: depth, to: &entries)
         isBusy = true
         let done = machine.reconcileSegment(segment, previous: previous, desired: entries, now: clock.now(), using: self)
         drainDeferred()
         return done
     }
 
-    private func appendEntries(_ channels: ArraySlice<Channel<Action>>, segment: Int, depth: Int, to entries: inout [ReconcileEntry<Payload>]) {
-        for channel in channels {
+    /// `orders` is indexed like the whole channel array (`channels` is a slice of it).
+    private func appendEntries(_ channels: ArraySlice<Channel<Action>>, segment: Int, orders: [UInt64], depth: Int, to entries: inout [ReconcileEntry<Payload>]) {
+        for index in channels.indices {
+            let channel = channels[index]
             guard let payload = channel.component.channel else { continue }
             entries.append(ReconcileEntry(
                 key: channel.id,
@@ -167,7 +170,8 @@ internal final class EffectEngine<Action: Sendable>: EffectInterpreter {
                 settle: channel.settle,
                 payload: EnginePayload(component: channel.component, depth: depth),
                 traits: Self.traits(payload),
-                segment: segment
+                segment: segment,
+                order: index < orders.count ? orders[index] : nil
             ))
         }
     }

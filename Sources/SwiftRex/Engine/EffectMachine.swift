@@ -47,6 +47,9 @@ internal struct ReconcileEntry<Payload> {
     var traits: ChannelTraits
     /// The supervision segment (one supervision unit of the behavior) that wants the channel.
     var segment: Int = 0
+    /// The channel's place in container order (segment, element, index within the element),
+    /// which orders leavers (D7) even after single-element reconciles; `nil`: its desired position.
+    var order: UInt64? = nil
 }
 
 /// A key that never equals a user id: the private registration of an id-less component.
@@ -104,7 +107,7 @@ internal struct EffectMachine<Payload> {
     private var anonymousCounter: UInt64 = 0
 
     // Reconcile memory: the previous desired set. Positions are unordered (a segment reconcile
-    // swaps a leaver out); `memorySeq` keeps the order the channels were established in.
+    // swaps a leaver out); `memorySeq` keeps each channel's container order.
     private var memoryIndex: [AnyHashableSendable: Int] = [:]
     private var memoryKey: [AnyHashableSendable] = []
     private var memoryReset: [AnyHashableSendable?] = []
@@ -332,7 +335,9 @@ internal struct EffectMachine<Payload> {
         unique.reserveCapacity(desired.count)
         for entry in desired {
             if let existing = position[entry.key] {
+                let order = unique[existing].order
                 unique[existing] = entry
+                unique[existing].order = order
             } else {
                 position[entry.key] = unique.count
                 unique.append(entry)
@@ -341,7 +346,7 @@ internal struct EffectMachine<Payload> {
 
         lastFullHadDuplicates = unique.count != desired.count
 
-        // Leavers first, in the order they were established (D7).
+        // Leavers first, in their previous container order (D7).
         var leavers: [Int] = []
         for index in memoryKey.indices where position[memoryKey[index]] == nil { leavers.append(index) }
         if leavers.count > 1 { leavers.sort { memorySeq[$0] < memorySeq[$1] } }
@@ -372,7 +377,7 @@ internal struct EffectMachine<Payload> {
             memoryKey.append(unique[index].key)
             memoryReset.append(unique[index].reset)
             memoryBroadcast.append(unique[index].broadcast)
-            memorySeq.append(nextSeq &+ UInt64(index))
+            memorySeq.append(unique[index].order ?? nextSeq &+ UInt64(index))
             memorySegment.append(unique[index].segment)
         }
         nextSeq &+= UInt64(unique.count)
@@ -491,7 +496,7 @@ internal struct EffectMachine<Payload> {
         memoryBroadcast.append(entry.broadcast)
         memorySuppressed.append(false)
         memoryEpoch.append(epoch)
-        memorySeq.append(nextSeq)
+        memorySeq.append(entry.order ?? nextSeq)
         nextSeq &+= 1
         memorySegment.append(entry.segment)
     }

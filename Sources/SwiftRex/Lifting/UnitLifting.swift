@@ -376,9 +376,11 @@ internal struct ElementLift<LA: Sendable, LS: Sendable, LE: Sendable, GA: Sendab
                 return true
             },
             buildMemo: { ids, keys in
-                var memo: [ID: ElementKeys] = [:]
+                var memo: [ID: ElementMemo] = [:]
                 memo.reserveCapacity(ids.count)
-                for index in ids.indices where memo[ids[index]] == nil { memo[ids[index]] = keys[index] }
+                for index in ids.indices where memo[ids[index]] == nil {
+                    memo[ids[index]] = ElementMemo(keys: keys[index], ordinal: index)
+                }
                 return memo
             }
         )

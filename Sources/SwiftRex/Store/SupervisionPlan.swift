@@ -18,6 +18,7 @@ internal final class SupervisionPlan<State: Sendable, Action: Sendable, Environm
     /// Reused buffers of the full evaluation.
     private var keep: Keep<Action> = []
     private var ends: [Int] = []
+    private var orders: [UInt64] = []
     private var scratch: Keep<Action> = []
     /// Whether the trackers' memos and the segments' keys describe the engine's memory.
     private var isCommitted = false
@@ -64,15 +65,21 @@ internal final class SupervisionPlan<State: Sendable, Action: Sendable, Environm
         }
         keep.removeAll(keepingCapacity: true)
         ends.removeAll(keepingCapacity: true)
-        for segment in segments {
+        orders.removeAll(keepingCapacity: true)
+        for (index, segment) in segments.enumerated() {
             if let tracker = segment.tracker {
                 tracker.evaluateAll(state, environment, into: &keep)
+                tracker.appendOrders(segment: index, into: &orders)
             } else {
+                let start = keep.count
                 keep.append(contentsOf: segment.supervise(state).runReader(environment))
+                for position in 0..<(keep.count - start) {
+                    orders.append(containerOrder(segment: index, ordinal: position, index: 0))
+                }
             }
             ends.append(keep.count)
         }
-        let changed = engine.reconcile(keep, segmentEnds: ends, depth: depth)
+        let changed = engine.reconcile(keep, segmentEnds: ends, orders: orders, depth: depth)
         if changed || !isCommitted {
             var start = 0
             for index in segments.indices {
@@ -106,10 +113,11 @@ internal final class SupervisionPlan<State: Sendable, Action: Sendable, Environm
             guard unchanged else { return false }
         }
         guard let tracker = segments[target].tracker,
-              let (previous, channels) = tracker.evaluateAddressed(action, state, environment)
+              let (previous, channels, ordinal) = tracker.evaluateAddressed(action, state, environment)
         else { return false }
         if engine.segmentMatches(target, previous: previous, channels: channels) { return true }
-        guard engine.reconcileSegment(target, previous: Array(previous), channels: channels, depth: depth) else { return false }
+        let orders = channels.indices.map { containerOrder(segment: target, ordinal: ordinal, index: $0) }
+        guard engine.reconcileSegment(target, previous: Array(previous), channels: channels, orders: orders, depth: depth) else { return false }
         tracker.commitAddressed(ElementKeys(channels))
         segments[target].previous = nil
         return true

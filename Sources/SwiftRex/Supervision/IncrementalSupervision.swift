@@ -107,6 +107,25 @@ internal enum ElementKeys: RandomAccessCollection, Sendable {
     }
 }
 
+/// A channel's place in container order: its supervision segment, its element's ordinal (its
+/// position at the last full evaluation) and its index within the element.
+@usableFromInline
+internal func containerOrder(segment: Int, ordinal: Int, index: Int) -> UInt64 {
+    UInt64(truncatingIfNeeded: segment) << 48 | UInt64(truncatingIfNeeded: ordinal & 0xFFFF_FFFF) << 16 | UInt64(min(index, 0xFFFF))
+}
+
+/// What a tracker remembers of one element: the channel keys it wanted and its ordinal.
+@usableFromInline
+internal struct ElementMemo: Sendable {
+    @usableFromInline var keys: ElementKeys
+    @usableFromInline var ordinal: Int
+
+    @inlinable init(keys: ElementKeys, ordinal: Int) {
+        self.keys = keys
+        self.ordinal = ordinal
+    }
+}
+
 /// One supervision unit: the whole-state evaluation, and for a collection lift its keyed form.
 @usableFromInline
 internal struct SupervisionUnit<State: Sendable, Action: Sendable, Environment: Sendable>: Sendable {
@@ -151,9 +170,11 @@ internal protocol ElementSupervisionTracking<State, Action, Environment>: AnyObj
     func clearPending()
     /// Makes the pending keys the remembered ones.
     func commitAll()
-    /// The keys the element addressed by `action` wanted last, and its channels now (empty when
-    /// it is gone); `nil` when the action addresses no element of this lift.
-    func evaluateAddressed(_ action: Action, _ state: State, _ environment: Environment) -> (previous: ElementKeys, channels: Keep<Action>)?
+    /// Appends the container order of every channel the last `evaluateAll` produced.
+    func appendOrders(segment: Int, into orders: inout [UInt64])
+    /// The keys the element addressed by `action` wanted last, its channels now (empty when it is
+    /// gone) and its ordinal; `nil` when the action addresses no element this lift knew.
+    func evaluateAddressed(_ action: Action, _ state: State, _ environment: Environment) -> (previous: ElementKeys, channels: Keep<Action>, ordinal: Int)?
     /// Remembers `keys` for the element the last `evaluateAddressed` call addressed.
     func commitAddressed(_ keys: ElementKeys)
 }
@@ -170,14 +191,14 @@ internal final class ElementSupervisionTracker<GA: Sendable, GS: Sendable, GE: S
     @usableFromInline typealias EvaluateAll = @MainActor (GS, GE, inout Keep<GA>, inout [ID], inout [ElementKeys]) -> Void
     /// Appends one element's channels; `false` when the element is absent.
     @usableFromInline typealias EvaluateOne = @MainActor (ID, GS, GE, inout Keep<GA>) -> Bool
-    /// The memo of recorded ids and keys (first occurrence of an id wins).
-    @usableFromInline typealias BuildMemo = ([ID], [ElementKeys]) -> [ID: ElementKeys]
+    /// The memo of recorded ids, keys and ordinals (first occurrence of an id wins).
+    @usableFromInline typealias BuildMemo = ([ID], [ElementKeys]) -> [ID: ElementMemo]
 
     private let evaluateElements: EvaluateAll
     private let evaluateElement: EvaluateOne
     private let buildMemo: BuildMemo
     private let addressedID: @Sendable (GA) -> ID?
-    private var memo: [ID: ElementKeys] = [:]
+    private var memo: [ID: ElementMemo] = [:]
     private var pendingIDs: [ID] = []
     private var pendingKeys: [ElementKeys] = []
     private var lastAddressed: ID?
@@ -210,18 +231,27 @@ internal final class ElementSupervisionTracker<GA: Sendable, GS: Sendable, GE: S
     }
 
     @usableFromInline
-    func evaluateAddressed(_ action: GA, _ state: GS, _ environment: GE) -> (previous: ElementKeys, channels: Keep<GA>)? {
-        guard let id = addressedID(action) else { return nil }
+    func appendOrders(segment: Int, into orders: inout [UInt64]) {
+        for ordinal in pendingKeys.indices {
+            for index in 0..<pendingKeys[ordinal].count {
+                orders.append(containerOrder(segment: segment, ordinal: ordinal, index: index))
+            }
+        }
+    }
+
+    @usableFromInline
+    func evaluateAddressed(_ action: GA, _ state: GS, _ environment: GE) -> (previous: ElementKeys, channels: Keep<GA>, ordinal: Int)? {
+        guard let id = addressedID(action), let remembered = memo[id] else { return nil }
         lastAddressed = id
         var keep: Keep<GA> = []
         _ = evaluateElement(id, state, environment, &keep)
-        return (memo[id] ?? .none, keep)
+        return (remembered.keys, keep, remembered.ordinal)
     }
 
     @usableFromInline
     func commitAddressed(_ keys: ElementKeys) {
         guard let id = lastAddressed else { return }
-        if case .none = keys { memo[id] = nil } else { memo[id] = keys }
+        memo[id]?.keys = keys
     }
 }
 
@@ -258,12 +288,15 @@ internal final class FocusedSupervisionTracker<LA: Sendable, LS: Sendable, LE: S
     func commitAll() { inner.commitAll() }
 
     @usableFromInline
-    func evaluateAddressed(_ action: GA, _ state: GS, _ environment: GE) -> (previous: ElementKeys, channels: Keep<GA>)? {
+    func appendOrders(segment: Int, into orders: inout [UInt64]) { inner.appendOrders(segment: segment, into: &orders) }
+
+    @usableFromInline
+    func evaluateAddressed(_ action: GA, _ state: GS, _ environment: GE) -> (previous: ElementKeys, channels: Keep<GA>, ordinal: Int)? {
         guard let local = lift.extract(action), let slice = lift.preview(state),
-              let (previous, channels) = inner.evaluateAddressed(local, slice, lift.narrow(environment))
+              let (previous, channels, ordinal) = inner.evaluateAddressed(local, slice, lift.narrow(environment))
         else { return nil }
         let embed = lift.embed
-        return (previous, channels.map { $0.mapAction(embed) })
+        return (previous, channels.map { $0.mapAction(embed) }, ordinal)
     }
 
     @usableFromInline
