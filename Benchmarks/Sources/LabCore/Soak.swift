@@ -34,7 +34,7 @@ public struct SoakReport: Codable, Equatable, Sendable {
     /// jemalloc allocations per dispatched action (every allocation in the run, effects included).
     public var allocationsPerAction: Double
     /// Bytes allocated per dispatched action.
-    public var bytesPerAction: Double
+    public var bytesPerAction: Double?
     /// Resident set size after setup and warm-up, at the start of the measured run.
     public var residentBytesStart: Int
     /// Resident set size at the end of the measured run.
@@ -59,7 +59,7 @@ public struct SoakReport: Codable, Equatable, Sendable {
     /// Creates a report; ``passed`` and ``allowedGrowthBytes`` follow from the resident figures.
     public init(
         metadata: MachineMetadata, elements: Int, elementsAtEnd: Int, actions: Int, effectActions: Int,
-        seconds: Double, allocations: UInt64, bytes: UInt64, residentBytesStart: Int, residentBytesEnd: Int,
+        seconds: Double, allocations: UInt64, bytes: UInt64?, residentBytesStart: Int, residentBytesEnd: Int,
         openChannelsStart: Int, openChannelsEnd: Int, registeredEffectsStart: Int, registeredEffectsEnd: Int,
         channelOpens: Int, channelCloses: Int
     ) {
@@ -71,7 +71,7 @@ public struct SoakReport: Codable, Equatable, Sendable {
         self.seconds = seconds
         actionsPerSecond = seconds > 0 ? Double(actions) / seconds : 0
         allocationsPerAction = actions > 0 ? Double(allocations) / Double(actions) : 0
-        bytesPerAction = actions > 0 ? Double(bytes) / Double(actions) : 0
+        bytesPerAction = bytes.map { actions > 0 ? Double($0) / Double(actions) : 0 }
         self.residentBytesStart = residentBytesStart
         self.residentBytesEnd = residentBytesEnd
         allowedGrowthBytes = Self.allowedGrowth(start: residentBytesStart)
@@ -110,7 +110,7 @@ public struct SoakReport: Codable, Equatable, Sendable {
         return """
             soak: \(actions) actions (+\(effectActions) from effects and channels) over \(elements) elements (\(elementsAtEnd) at the end) in \(String(format: "%.1f", seconds)) s
               throughput: \(String(format: "%.0f", actionsPerSecond)) actions/s
-              allocations: \(String(format: "%.2f", allocationsPerAction)) per action, \(String(format: "%.0f", bytesPerAction)) bytes per action
+              allocations: \(String(format: "%.2f", allocationsPerAction)) per action, \(bytesPerAction.map { String(format: "%.0f", $0) + " bytes per action" } ?? "bytes per action not measured (the run moved between threads)")
               resident: \(mib(residentBytesStart)) → \(mib(residentBytesEnd)) (growth allowed: \(mib(allowedGrowthBytes))) — \(passed ? "held" : "GREW")
               channels open: \(openChannelsStart) → \(openChannelsEnd); registry keys: \(registeredEffectsStart) → \(registeredEffectsEnd); opened \(channelOpens), closed \(channelCloses)
             """

@@ -177,10 +177,12 @@ enum SoakWorkload {
         log("measuring \(options.actions) actions")
         let clock = ContinuousClock()
         let allocationsBefore = counter.snapshot()
+        let threadBefore = pthread_self()
         let start = clock.now
         await drive(options.actions)
         let elapsed = clock.now - start
         let allocations = counter.snapshot().since(allocationsBefore)
+        let sameThread = pthread_equal(threadBefore, pthread_self()) != 0
         let residentEnd = ProcessMemory.residentBytes() ?? 0
         let seconds = Double(elapsed.components.seconds) + Double(elapsed.components.attoseconds) / 1e18
         let report = SoakReport(
@@ -191,7 +193,9 @@ enum SoakWorkload {
             effectActions: counters.effectActions.load(ordering: .relaxed) - effectsBefore,
             seconds: seconds,
             allocations: allocations.count,
-            bytes: allocations.bytes,
+            // `thread.allocated` is per thread: when the awaits resumed the main actor on another
+            // thread the difference is meaningless (it can even run backwards), so it is dropped.
+            bytes: sameThread ? allocations.bytes : nil,
             residentBytesStart: residentStart,
             residentBytesEnd: residentEnd,
             openChannelsStart: openStart,
