@@ -25,6 +25,7 @@ enum Grid {
         case insert(Int)
         case remove(Int)
         case keepOnly([Int])
+        case moveToEnd(Int)
         case bump
         case watch(Bool)
     }
@@ -102,6 +103,10 @@ enum Grid {
                     state.board.cells.removeAll { $0.id == id }
                 case .keepOnly(let ids):
                     state.board.cells.removeAll { !ids.contains($0.id) }
+                case .moveToEnd(let id):
+                    if let index = state.board.cells.firstIndex(where: { $0.id == id }) {
+                        state.board.cells.append(state.board.cells.remove(at: index))
+                    }
                 case .bump:
                     state.counter += 1
                 case .watch(let on):
@@ -184,6 +189,20 @@ enum Grid {
         #expect(Array(events.values.dropFirst(before)) == ["c0 close", "c1 close", "c2 close"])
     }
 
+    @Test func anElementWithoutChannelsThatMovedOpensItsChannelAtItsNewPlace() {
+        // Cell 0 has no channel and moves to the end: the desired set is unchanged. It then opens
+        // its channel alone; removing every cell closes the channels in the new container order.
+        let events = Grid.Events()
+        var initial = Grid.initial(cells: 3, panels: 0)
+        initial.board.cells[0].live = false
+        let store = Store(initial: initial, behavior: Grid.app(events: events, evaluations: F.Counter()), environment: ())
+        store.dispatch(.parent(.moveToEnd(0)))
+        store.dispatch(.cell(ElementAction(0, action: .toggle)))
+        let before = events.values.count
+        store.dispatch(.parent(.keepOnly([])))
+        #expect(Array(events.values.dropFirst(before)) == ["c1 close", "c2 close", "c0 close"])
+    }
+
     @Test(arguments: [false, true])
     func theIncrementalPathAgreesWithTheFullOneOnRandomSequences(reacting: Bool) {
         for seed in UInt64(1)...12 {
@@ -192,7 +211,7 @@ enum Grid {
             for _ in 0..<150 {
                 let id = Int(random.next() % 14)
                 switch random.next() % 10 {
-                case 0: actions.append(.parent(.insert(id)))
+                case 0: actions.append(random.next() % 2 == 0 ? .parent(.insert(id)) : .parent(.moveToEnd(id)))
                 case 1:
                     actions.append(random.next() % 3 == 0
                         ? .parent(.keepOnly((0..<14).filter { _ in random.next() % 2 == 0 }))

@@ -132,6 +132,15 @@ internal final class EffectEngine<Action: Sendable>: EffectInterpreter {
         return true
     }
 
+    /// Records new container orders for `channels[range]` (`orders` indexed like `channels`):
+    /// their elements moved while the desired set stayed the same.
+    func updateOrders(_ channels: Keep<Action>, _ range: Range<Int>, orders: [UInt64]) {
+        guard !isBusy, orders.count == channels.count else { return }
+        channels.withUnsafeBufferPointer { buffer in
+            machine.updateOrders(count: range.count) { (buffer[range.lowerBound + $0].id, orders[range.lowerBound + $0]) }
+        }
+    }
+
     /// Whether the channels one segment wants are the ones it wanted (`previous`), unchanged.
     /// `false` while the machine is mid-operation. No allocation.
     func segmentMatches(_ segment: Int, previous: some Collection<AnyHashableSendable>, channels: Keep<Action>) -> Bool {

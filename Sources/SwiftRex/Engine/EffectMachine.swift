@@ -488,6 +488,15 @@ internal struct EffectMachine<Payload> {
         return true
     }
 
+    /// Records new container orders for remembered keys (`count` of them, read by index): their
+    /// elements moved while the desired set stayed the same. No allocation.
+    mutating func updateOrders(count: Int, _ keyAndOrder: (Int) -> (key: AnyHashableSendable, order: UInt64)) {
+        for position in 0..<count {
+            let (key, order) = keyAndOrder(position)
+            if let index = memoryIndex[key] { memorySeq[index] = order }
+        }
+    }
+
     /// Adds a first-seen entry to reconcile memory, established after everything remembered.
     private mutating func remember(_ entry: ReconcileEntry<Payload>) {
         memoryIndex[entry.key] = memoryKey.count

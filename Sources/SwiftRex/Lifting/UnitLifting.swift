@@ -382,6 +382,11 @@ internal struct ElementLift<LA: Sendable, LS: Sendable, LE: Sendable, GA: Sendab
                     memo[ids[index]] = ElementMemo(keys: keys[index], ordinal: index)
                 }
                 return memo
+            },
+            memoMatches: { ids, memo in
+                guard ids.count == memo.count else { return false }
+                for index in ids.indices where memo[ids[index]]?.ordinal != index { return false }
+                return true
             }
         )
     }

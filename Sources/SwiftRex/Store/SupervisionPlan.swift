@@ -80,18 +80,23 @@ internal final class SupervisionPlan<State: Sendable, Action: Sendable, Environm
             ends.append(keep.count)
         }
         let changed = engine.reconcile(keep, segmentEnds: ends, orders: orders, depth: depth)
-        if changed || !isCommitted {
-            var start = 0
-            for index in segments.indices {
+        // Remember what was evaluated: everything after a change, else only the segments whose
+        // memory went stale (an element reconciled alone, or channel-less elements that moved).
+        var start = 0
+        for index in segments.indices {
+            let stale = changed || !isCommitted || segments[index].previous == nil
+                || segments[index].tracker.map { !$0.pendingMatchesMemo } ?? false
+            if stale {
+                if !changed { engine.updateOrders(keep, start..<ends[index], orders: orders) }
                 segments[index].tracker?.commitAll()
                 var previous: [AnyHashableSendable] = []
                 previous.reserveCapacity(ends[index] - start)
                 for position in start..<ends[index] { previous.append(keep[position].id) }
                 segments[index].previous = previous
-                start = ends[index]
             }
-            isCommitted = true
+            start = ends[index]
         }
+        isCommitted = true
         keep.removeAll(keepingCapacity: true)
     }
 

@@ -170,6 +170,9 @@ internal protocol ElementSupervisionTracking<State, Action, Environment>: AnyObj
     func clearPending()
     /// Makes the pending keys the remembered ones.
     func commitAll()
+    /// Whether the memo already describes the last evaluation: the same elements at the same
+    /// ordinals (an unchanged desired set can still hide moved or inserted channel-less elements).
+    var pendingMatchesMemo: Bool { get }
     /// Appends the container order of every channel the last `evaluateAll` produced.
     func appendOrders(segment: Int, into orders: inout [UInt64])
     /// The keys the element addressed by `action` wanted last, its channels now (empty when it is
@@ -193,10 +196,13 @@ internal final class ElementSupervisionTracker<GA: Sendable, GS: Sendable, GE: S
     @usableFromInline typealias EvaluateOne = @MainActor (ID, GS, GE, inout Keep<GA>) -> Bool
     /// The memo of recorded ids, keys and ordinals (first occurrence of an id wins).
     @usableFromInline typealias BuildMemo = ([ID], [ElementKeys]) -> [ID: ElementMemo]
+    /// Whether a memo holds exactly these ids at these ordinals.
+    @usableFromInline typealias MemoMatches = ([ID], [ID: ElementMemo]) -> Bool
 
     private let evaluateElements: EvaluateAll
     private let evaluateElement: EvaluateOne
     private let buildMemo: BuildMemo
+    private let memoMatches: MemoMatches
     private let addressedID: @Sendable (GA) -> ID?
     private var memo: [ID: ElementMemo] = [:]
     private var pendingIDs: [ID] = []
@@ -204,12 +210,19 @@ internal final class ElementSupervisionTracker<GA: Sendable, GS: Sendable, GE: S
     private var lastAddressed: ID?
 
     @usableFromInline
-    init(addressedID: @escaping @Sendable (GA) -> ID?, evaluateAll: @escaping EvaluateAll, evaluateOne: @escaping EvaluateOne, buildMemo: @escaping BuildMemo) {
+    init(
+        addressedID: @escaping @Sendable (GA) -> ID?, evaluateAll: @escaping EvaluateAll, evaluateOne: @escaping EvaluateOne,
+        buildMemo: @escaping BuildMemo, memoMatches: @escaping MemoMatches
+    ) {
         self.addressedID = addressedID
         evaluateElements = evaluateAll
         evaluateElement = evaluateOne
         self.buildMemo = buildMemo
+        self.memoMatches = memoMatches
     }
+
+    @usableFromInline
+    var pendingMatchesMemo: Bool { memoMatches(pendingIDs, memo) }
 
     @usableFromInline
     func evaluateAll(_ state: GS, _ environment: GE, into keep: inout Keep<GA>) {
@@ -286,6 +299,9 @@ internal final class FocusedSupervisionTracker<LA: Sendable, LS: Sendable, LE: S
 
     @usableFromInline
     func commitAll() { inner.commitAll() }
+
+    @usableFromInline
+    var pendingMatchesMemo: Bool { inner.pendingMatchesMemo }
 
     @usableFromInline
     func appendOrders(segment: Int, into orders: inout [UInt64]) { inner.appendOrders(segment: segment, into: &orders) }
