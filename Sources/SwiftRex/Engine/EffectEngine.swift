@@ -156,11 +156,15 @@ internal final class EffectEngine<Action: Sendable>: EffectInterpreter {
     /// Returns `false`, doing nothing, when it cannot be done soundly in part (the machine is
     /// mid-operation, the segment would take over another segment's key, or the last full set had
     /// duplicate keys): the caller then reconciles the full set.
-    func reconcileSegment(_ segment: Int, previous: [AnyHashableSendable], channels: Keep<Action>, orders: [UInt64], depth: Int) -> Bool {
+    /// The channels belong to the element at `ordinal` of the segment (their container order).
+    func reconcileSegment(_ segment: Int, previous: [AnyHashableSendable], channels: Keep<Action>, ordinal: Int, depth: Int) -> Bool {
         guard !isBusy else { return false }
         var entries: [ReconcileEntry<Payload>] = []
         entries.reserveCapacity(channels.count)
-        appendEntries(channels[...], segment: segment, orders: orders, depth: depth, to: &entries)
+        appendEntries(channels[...], segment: segment, orders: [], depth: depth, to: &entries)
+        for index in entries.indices {
+            entries[index].order = containerOrder(segment: segment, ordinal: ordinal, index: index)
+        }
         isBusy = true
         let done = machine.reconcileSegment(segment, previous: previous, desired: entries, now: clock.now(), using: self)
         drainDeferred()

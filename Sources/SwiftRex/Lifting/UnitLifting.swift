@@ -387,7 +387,8 @@ internal struct ElementLift<LA: Sendable, LS: Sendable, LE: Sendable, GA: Sendab
                 guard ids.count == memo.count else { return false }
                 for index in ids.indices where memo[ids[index]]?.ordinal != index { return false }
                 return true
-            }
+            },
+            setKeys: { memo, id, keys in memo[id]?.keys = keys }
         )
     }
 }

@@ -121,8 +121,7 @@ internal final class SupervisionPlan<State: Sendable, Action: Sendable, Environm
               let (previous, channels, ordinal) = tracker.evaluateAddressed(action, state, environment)
         else { return false }
         if engine.segmentMatches(target, previous: previous, channels: channels) { return true }
-        let orders = channels.indices.map { containerOrder(segment: target, ordinal: ordinal, index: $0) }
-        guard engine.reconcileSegment(target, previous: Array(previous), channels: channels, orders: orders, depth: depth) else { return false }
+        guard engine.reconcileSegment(target, previous: Array(previous), channels: channels, ordinal: ordinal, depth: depth) else { return false }
         tracker.commitAddressed(ElementKeys(channels))
         segments[target].previous = nil
         return true

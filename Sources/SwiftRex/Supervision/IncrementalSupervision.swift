@@ -198,11 +198,15 @@ internal final class ElementSupervisionTracker<GA: Sendable, GS: Sendable, GE: S
     @usableFromInline typealias BuildMemo = ([ID], [ElementKeys]) -> [ID: ElementMemo]
     /// Whether a memo holds exactly these ids at these ordinals.
     @usableFromInline typealias MemoMatches = ([ID], [ID: ElementMemo]) -> Bool
+    /// Replaces one remembered element's keys (in specialised code: a dictionary write here,
+    /// unspecialised, allocates coroutine frames).
+    @usableFromInline typealias SetKeys = (inout [ID: ElementMemo], ID, ElementKeys) -> Void
 
     private let evaluateElements: EvaluateAll
     private let evaluateElement: EvaluateOne
     private let buildMemo: BuildMemo
     private let memoMatches: MemoMatches
+    private let setKeys: SetKeys
     private let addressedID: @Sendable (GA) -> ID?
     private var memo: [ID: ElementMemo] = [:]
     private var pendingIDs: [ID] = []
@@ -212,13 +216,14 @@ internal final class ElementSupervisionTracker<GA: Sendable, GS: Sendable, GE: S
     @usableFromInline
     init(
         addressedID: @escaping @Sendable (GA) -> ID?, evaluateAll: @escaping EvaluateAll, evaluateOne: @escaping EvaluateOne,
-        buildMemo: @escaping BuildMemo, memoMatches: @escaping MemoMatches
+        buildMemo: @escaping BuildMemo, memoMatches: @escaping MemoMatches, setKeys: @escaping SetKeys
     ) {
         self.addressedID = addressedID
         evaluateElements = evaluateAll
         evaluateElement = evaluateOne
         self.buildMemo = buildMemo
         self.memoMatches = memoMatches
+        self.setKeys = setKeys
     }
 
     @usableFromInline
@@ -264,7 +269,7 @@ internal final class ElementSupervisionTracker<GA: Sendable, GS: Sendable, GE: S
     @usableFromInline
     func commitAddressed(_ keys: ElementKeys) {
         guard let id = lastAddressed else { return }
-        memo[id]?.keys = keys
+        setKeys(&memo, id, keys)
     }
 }
 
