@@ -419,8 +419,7 @@ internal struct EffectMachine<Payload> {
         var distinct = 0
         for position in 0..<count {
             let (key, reset, broadcast) = identity(position)
-            guard let index = memoryIndex[key], memorySegment[index] == segment,
-                  memoryReset[index] == reset, memoryBroadcast[index] == broadcast
+            guard let index = rememberedIndex(key, reset: reset, broadcast: broadcast), memorySegment[index] == segment
             else { return false }
             if memoryEpoch[index] != epoch {
                 memoryEpoch[index] = epoch
@@ -538,6 +537,12 @@ internal struct EffectMachine<Payload> {
         matchesMemory(count: desired.count) { (desired[$0].key, desired[$0].reset, desired[$0].broadcast) }
     }
 
+    /// The memory position of `key` when it is remembered with these reset and broadcast keys.
+    private func rememberedIndex(_ key: AnyHashableSendable, reset: AnyHashableSendable?, broadcast: AnyHashableSendable?) -> Int? {
+        guard let index = memoryIndex[key], memoryReset[index] == reset, memoryBroadcast[index] == broadcast else { return nil }
+        return index
+    }
+
     /// True when the desired identities (`count` of them, read by index) match reconcile memory
     /// exactly: every key remembered with the same reset and broadcast keys, in the same order, and
     /// no remembered key missing. O(n) hash lookups, no allocation; lets the engine skip building
@@ -551,9 +556,7 @@ internal struct EffectMachine<Payload> {
         var distinct = 0
         for position in 0..<count {
             let (key, reset, broadcast) = identity(position)
-            guard let index = memoryIndex[key], memoryReset[index] == reset, memoryBroadcast[index] == broadcast else {
-                return false
-            }
+            guard let index = rememberedIndex(key, reset: reset, broadcast: broadcast) else { return false }
             if memoryEpoch[index] != epoch {
                 // The n-th distinct desired key must be the n-th remembered one.
                 guard index == distinct else { return false }
