@@ -1,33 +1,64 @@
 import Baselines
 import LabCore
+import Synchronization
 import SwiftRex
 
-/// Effects through the Store: the mailbox round trip against one `Task` per action, and a
-/// debounce storm on the injected clock.
+/// Effects through the Store: round trips of effect actions against one `Task` per action, the
+/// `Effect.task` path, bursts, single actions, a channel fed by eight producers, and a debounce
+/// storm on the injected clock.
+///
+/// Every measured loop waits for its last answer through a continuation the store's reducer
+/// resumes (``Arrivals``), never by polling with `Task.yield()`, which would compete with the
+/// drain it waits for.
 @MainActor
 enum EffectScenarios {
-    /// `effects.roundtrip.mailbox`, `effects.roundtrip.taskPerAction`, `effects.debounce.storm`.
+    /// `effects.roundtrip.*`, `effects.task.*`, `effects.channel.fanIn`, `effects.debounce.storm`.
     static var all: [Scenario] {
         [
             Scenario(name: "effects.roundtrip.mailbox") {
-                // Each `.increment` produces `Effect.just(.done)`; the `.done` actions come back
-                // through the mailbox, drained once per main-actor turn.
-                let answer = Producer<CounterAction, CounterState, Void> { _ in .just(.done) }
-                let idle = Producer<CounterAction, CounterState, Void>.doNothing
-                let behavior = Behavior<CounterAction, CounterState, Void>
-                    .reduce { action, state in if action == .done { state.count &+= 1 } }
-                    .produce { action, _ in action == .increment ? answer : idle }
-                let store = Store(initial: CounterState(), behavior: behavior)
+                // Each `.increment` produces `Effect.just(.done)`; all the answers of a sample come
+                // back through the mailbox.
+                let (store, arrivals) = justStore()
                 return { iterations in
                     let target = store.state.count + iterations
                     for _ in 0..<iterations { store.dispatch(.increment) }
-                    while store.state.count < target { await Task.yield() }
+                    await arrivals.wait(for: target, current: store.state.count)
+                }
+            },
+            Scenario(name: "effects.roundtrip.burst") {
+                // Turns of 1,000 `.increment`s, each answered by `Effect.just(.done)`: one drain
+                // hop per turn.
+                let (store, arrivals) = justStore()
+                return { iterations in
+                    var remaining = iterations
+                    while remaining > 0 {
+                        let turn = min(1_000, remaining)
+                        let target = store.state.count + turn
+                        for _ in 0..<turn { store.dispatch(.increment) }
+                        await arrivals.wait(for: target, current: store.state.count)
+                        remaining -= turn
+                    }
+                }
+            },
+            Scenario(name: "effects.roundtrip.single") {
+                // One action in flight at a time: the latency of one answer.
+                let (store, arrivals) = justStore()
+                return { iterations in
+                    for _ in 0..<iterations {
+                        let target = store.state.count + 1
+                        store.dispatch(.increment)
+                        await arrivals.wait(for: target, current: store.state.count)
+                    }
                 }
             },
             Scenario(name: "effects.roundtrip.taskPerAction") {
                 // The reference mechanism: the same store, each answer sent by its own Task.
+                let arrivals = Arrivals()
                 let store = Store(initial: CounterState(), reducer: Reducer<CounterAction, CounterState>.reduce { action, state in
-                    if action == .done { state.count &+= 1 }
+                    if action == .done {
+                        state.count &+= 1
+                        arrivals.arrived(state.count)
+                    }
                 })
                 return { iterations in
                     let target = store.state.count + iterations
@@ -35,7 +66,83 @@ enum EffectScenarios {
                         store.dispatch(.increment)
                         Task { @MainActor in store.dispatch(.done) }
                     }
-                    while store.state.count < target { await Task.yield() }
+                    await arrivals.wait(for: target, current: store.state.count)
+                }
+            },
+            Scenario(name: "effects.task.roundtrip") {
+                // Each `.increment` produces `Effect.task { send in send(.done) }`.
+                let answer = Producer<CounterAction, CounterState, Void> { _ in .task { send in send(.done) } }
+                let (store, arrivals) = countingStore(answering: answer)
+                return { iterations in
+                    let target = store.state.count + iterations
+                    for _ in 0..<iterations { store.dispatch(.increment) }
+                    await arrivals.wait(for: target, current: store.state.count)
+                }
+            },
+            Scenario(name: "effects.task.keyed") {
+                // Search-style: each query starts a task under one id, replacing the previous one;
+                // the loop waits for the answer to the last query.
+                let arrivals = Arrivals()
+                let behavior = Behavior<SearchAction, SearchState, Void>
+                    .reduce { action, state in
+                        // Answers of replaced queries may still arrive, in any order: keep the highest.
+                        if case .results(let query) = action, query > state.answered {
+                            state.answered = query
+                            arrivals.arrived(query)
+                        }
+                    }
+                    .produce { action, _ in
+                        guard case .query(let query) = action else { return .doNothing }
+                        return Producer { _ in
+                            .task(scheduling: .keyed(id: "search")) { send in send(.results(query)) }
+                        }
+                    }
+                let store = Store(initial: SearchState(), behavior: behavior)
+                let next = Slot(0)
+                return { iterations in
+                    guard iterations > 0 else { return }
+                    for _ in 0..<iterations {
+                        next.value &+= 1
+                        store.dispatch(.query(next.value))
+                    }
+                    await arrivals.wait(for: next.value, current: store.state.answered)
+                }
+            },
+            Scenario(name: "effects.channel.fanIn") {
+                // Eight detached producers call one supervised channel's `dispatch`; one operation
+                // is one action reduced (actions/s = 1e9 / ns per op).
+                let arrivals = Arrivals()
+                let dispatch = Mutex<(@Sendable (FanInAction) -> Void)?>(nil)
+                let behavior = Behavior<FanInAction, FanInState, Void>
+                    .reduce { action, state in
+                        switch action {
+                        case .open: state.isOpen = true
+                        case .got:
+                            state.count &+= 1
+                            arrivals.arrived(state.count)
+                        }
+                    }
+                    .supervise { state in
+                        Supervision { _ in
+                            state.isOpen ? [Channel<FanInAction>(id: "fanIn") { send in
+                                dispatch.withLock { $0 = send }
+                                return .cancelOnly {}
+                            }] : []
+                        }
+                    }
+                let store = Store(initial: FanInState(), behavior: behavior)
+                store.dispatch(.open)
+                guard let send = dispatch.withLock({ $0 }) else { preconditionFailure("the fan-in channel did not open") }
+                return { iterations in
+                    let target = store.state.count + iterations
+                    let producers = 8
+                    for producer in 0..<producers {
+                        let count = iterations / producers + (producer < iterations % producers ? 1 : 0)
+                        Task.detached {
+                            for sequence in 0..<count { send(.got(producer: producer, sequence: sequence)) }
+                        }
+                    }
+                    await arrivals.wait(for: target, current: store.state.count)
                 }
             },
             Scenario(name: "effects.debounce.storm") {
@@ -45,18 +152,88 @@ enum EffectScenarios {
                 let debounced = Producer<CounterAction, CounterState, Void> { _ in
                     .just(.done, scheduling: .debounce(id: "storm", delay: .milliseconds(300)))
                 }
-                let idle = Producer<CounterAction, CounterState, Void>.doNothing
-                let behavior = Behavior<CounterAction, CounterState, Void>
-                    .reduce { action, state in if action == .done { state.count &+= 1 } }
-                    .produce { action, _ in action == .increment ? debounced : idle }
-                let store = Store(initial: CounterState(), behavior: behavior, environment: (), clock: { _ in clock })
+                let (store, arrivals) = countingStore(answering: debounced, clock: clock)
                 return { iterations in
                     let target = store.state.count + 1
                     for _ in 0..<iterations { store.dispatch(.increment) }
                     clock.advance(by: .milliseconds(300))
-                    while store.state.count < target { await Task.yield() }
+                    await arrivals.wait(for: target, current: store.state.count)
                 }
             },
         ]
+    }
+
+    /// A store whose `.increment` is answered by `Effect.just(.done)`; `.done` counts.
+    static func justStore() -> (Store<CounterAction, CounterState, Void>, Arrivals) {
+        countingStore(answering: Producer { _ in .just(.done) })
+    }
+
+    /// A store whose `.increment` runs `answer`; each `.done` counts and reports its count.
+    static func countingStore(
+        answering answer: Producer<CounterAction, CounterState, Void>,
+        clock: ManualClock? = nil
+    ) -> (Store<CounterAction, CounterState, Void>, Arrivals) {
+        let arrivals = Arrivals()
+        let idle = Producer<CounterAction, CounterState, Void>.doNothing
+        let behavior = Behavior<CounterAction, CounterState, Void>
+            .reduce { action, state in
+                if action == .done {
+                    state.count &+= 1
+                    arrivals.arrived(state.count)
+                }
+            }
+            .produce { action, _ in action == .increment ? answer : idle }
+        if let clock {
+            return (Store(initial: CounterState(), behavior: behavior, environment: (), clock: { _ in clock }), arrivals)
+        }
+        return (Store(initial: CounterState(), behavior: behavior), arrivals)
+    }
+}
+
+/// Actions of `effects.task.keyed`: a query and the answer to it.
+enum SearchAction: Sendable, Equatable {
+    case query(Int)
+    case results(Int)
+}
+
+/// State of `effects.task.keyed`: the last query answered.
+struct SearchState: Sendable, Equatable {
+    var answered = 0
+}
+
+/// Actions of `effects.channel.fanIn`.
+enum FanInAction: Sendable, Equatable {
+    case open
+    case got(producer: Int, sequence: Int)
+}
+
+/// State of `effects.channel.fanIn`.
+struct FanInState: Sendable, Equatable {
+    var isOpen = false
+    var count = 0
+}
+
+/// Resumes a measured loop once the store has reduced what it waits for: the reducer reports a
+/// running figure with ``arrived(_:)``, and the loop awaits ``wait(for:current:)``. No polling, and
+/// no allocation per wait.
+final class Arrivals: @unchecked Sendable {
+    // `@unchecked`: only touched on the main actor (the measured loop and the Store's reducers).
+    private var target = Int.max
+    private var waiter: UnsafeContinuation<Void, Never>?
+
+    /// Called by the reducer with the figure it reached; resumes the loop when it is the target.
+    func arrived(_ figure: Int) {
+        guard figure == target, let waiter else { return }
+        self.waiter = nil
+        target = .max
+        waiter.resume()
+    }
+
+    /// Suspends until the reducer reports `target`; returns at once when `current` already is.
+    @MainActor
+    func wait(for target: Int, current: Int) async {
+        guard current < target else { return }
+        self.target = target
+        await withUnsafeContinuation { waiter = $0 }
     }
 }
