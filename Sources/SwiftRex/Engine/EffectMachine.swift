@@ -184,12 +184,13 @@ internal struct EffectMachine<Payload> {
         if scheduling.exclusive || scheduling.coalesce != nil {
             replaceRun(slot, with: .idle)
         }
+        // Saturating sums: a user's duration never traps, however large.
         var preWait = scheduling.delay ?? .zero
-        if case .debounce(let window)? = scheduling.coalesce { preWait += window }
+        if case .debounce(let window)? = scheduling.coalesce { preWait = preWait.saturatingAdding(window) }
         let generation = nextGeneration()
         if preWait > .zero {
             replaceRun(slot, with: .starting(generation))
-            let timer = interpreter.startTimer(at: now + preWait, key: key, generation: generation, purpose: .start)
+            let timer = interpreter.startTimer(at: now.saturatingAdding(preWait), key: key, generation: generation, purpose: .start)
             run[slot] = .waiting(generation, timer, payload)
         } else {
             start(payload, slot: slot, key: key, generation: generation, using: interpreter)
@@ -293,7 +294,7 @@ internal struct EffectMachine<Payload> {
                     return
                 }
                 let generation = nextGeneration()
-                let token = interpreter.startTimer(at: now + window, key: key, generation: generation, purpose: .deliver)
+                let token = interpreter.startTimer(at: now.saturatingAdding(window), key: key, generation: generation, purpose: .deliver)
                 deliverTimer[slot] = PendingTimer(generation: generation, token: token, payload: payload, traits: traits)
             }
             return
@@ -577,7 +578,7 @@ internal struct EffectMachine<Payload> {
         let slot = slotFor(entry.key)
         settleTimer[slot].map { $0.token.cancel() }
         let generation = nextGeneration()
-        let token = interpreter.startTimer(at: now + settle, key: entry.key, generation: generation, purpose: .settle)
+        let token = interpreter.startTimer(at: now.saturatingAdding(settle), key: entry.key, generation: generation, purpose: .settle)
         settleTimer[slot] = PendingTimer(generation: generation, token: token, payload: entry.payload, traits: entry.traits)
     }
 

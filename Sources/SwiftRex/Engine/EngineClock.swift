@@ -2,8 +2,16 @@
 ///
 /// Built from any `Clock` whose duration is `Duration`. A ``ManualClock`` registers timers
 /// synchronously (fired inside `advance(by:)`); any other clock sleeps in a main-actor `Task`.
+///
+/// No user duration can trap: deadlines are sums computed with ``Swift/Duration/saturatingAdding(_:)``,
+/// and a real clock never sleeps past ``horizon`` (a deadline later than that, in practice never,
+/// is waited for until the horizon).
 @usableFromInline
 internal struct EngineClock: Sendable {
+    /// The longest a real clock's timer sleeps: 100 years from the engine's origin. Sleeping
+    /// longer would make a clock's instant arithmetic trap (`Duration.components`).
+    static let horizon = Duration.seconds(100 * 365 * 24 * 3600)
+
     /// Time elapsed since the engine's origin.
     let now: @Sendable () -> Duration
     /// Starts a timer that fires at `deadline` (engine time) on the main actor; the token cancels it.
@@ -21,7 +29,7 @@ internal struct EngineClock: Sendable {
             startTimer = { deadline, fire in
                 let task = Task { @MainActor in
                     do {
-                        try await clock.sleep(until: origin.advanced(by: deadline), tolerance: nil)
+                        try await clock.sleep(until: origin.advanced(by: min(deadline, EngineClock.horizon)), tolerance: nil)
                     } catch {
                         return
                     }
@@ -30,5 +38,16 @@ internal struct EngineClock: Sendable {
                 return SubscriptionToken { task.cancel() }
             }
         }
+    }
+}
+
+extension Duration {
+    /// `self + other`, clamped to the largest or smallest representable duration instead of trapping
+    /// on overflow: a delay plus a debounce near `Duration`'s limit waits as long as it can.
+    @usableFromInline
+    internal func saturatingAdding(_ other: Duration) -> Duration {
+        let (sum, overflow) = attoseconds.addingReportingOverflow(other.attoseconds)
+        if !overflow { return Duration(attoseconds: sum) }
+        return Duration(attoseconds: other.attoseconds > 0 ? .max : .min)
     }
 }

@@ -15,8 +15,9 @@ public final class ManualClock: Clock, Sendable {
         /// An instant at `offset` from the origin.
         public init(offset: Duration) { self.offset = offset }
 
-        /// The instant `duration` later.
-        public func advanced(by duration: Duration) -> Instant { Instant(offset: offset + duration) }
+        /// The instant `duration` later, saturating at the latest (or earliest) representable
+        /// instant instead of trapping.
+        public func advanced(by duration: Duration) -> Instant { Instant(offset: offset.saturatingAdding(duration)) }
 
         /// The duration from this instant to `other`.
         public func duration(to other: Instant) -> Duration { other.offset - offset }
