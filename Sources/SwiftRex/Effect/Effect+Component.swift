@@ -10,6 +10,8 @@ extension Effect {
                 _ send: @escaping @Sendable (DispatchedAction<Action>) -> Void,
                 _ complete: @escaping @Sendable () -> Void
             ) -> SubscriptionToken)
+            /// An `Effect.task`: the engine runs it without wrapping it in closures.
+            case task(TaskWork<Action>)
             case cancelOnly
         }
 
@@ -23,6 +25,11 @@ extension Effect {
         /// cancels it when the element leaves its collection.
         @usableFromInline
         internal let owner: EffectOwner?
+        /// Whether the Store may start this component at once, outside the keyed registry: no id, no
+        /// coalescing, no positive delay, no channel payload, no owner, not a cancel sentinel.
+        /// Computed once, so phase 4 reads one flag instead of copying the scheduling.
+        @usableFromInline
+        internal let startsAtOnceAnonymously: Bool
 
         @inlinable
         internal init(work: Work, scheduling: EffectScheduling, channel: ChannelPayload? = nil, owner: EffectOwner? = nil) {
@@ -30,6 +37,8 @@ extension Effect {
             self.scheduling = scheduling
             self.channel = channel
             self.owner = owner
+            startsAtOnceAnonymously = scheduling.id == nil && scheduling.coalesce == nil && !scheduling.isCancelSentinel
+                && (scheduling.delay.map { $0 <= .zero } ?? true) && channel == nil && owner == nil
         }
 
         /// A component from a subscription function (the bridge for async and reactive sources).
@@ -53,7 +62,7 @@ extension Effect {
             switch work {
             case .just(let action): return [action]
             case .sequence(let actions): return actions
-            case .subscribe, .cancelOnly: return nil
+            case .subscribe, .task, .cancelOnly: return nil
             }
         }
 
@@ -84,6 +93,8 @@ extension Effect {
                 return .empty
             case .subscribe(let subscribe):
                 return subscribe(send, complete)
+            case .task(let work):
+                return work.subscribe(send: send, complete: complete)
             case .cancelOnly:
                 complete()
                 return .empty
@@ -99,6 +110,7 @@ extension Effect {
             case .sequence(let actions): newWork = .sequence(actions.map { $0.map(transform) })
             case .subscribe(let subscribe):
                 newWork = .subscribe { send, complete in subscribe({ send($0.map(transform)) }, complete) }
+            case .task(let work): newWork = .task(work.map(transform))
             case .cancelOnly: newWork = .cancelOnly
             }
             return Effect<NewAction>.Component(work: newWork, scheduling: scheduling, channel: channel?.map(transform), owner: owner)
@@ -179,6 +191,11 @@ extension Effect {
     /// under the same id deliver their value into the live channel, paced by `scheduling`'s
     /// coalescing (throttle or debounce) — opening is never delayed.
     ///
+    /// Once the channel has closed (cancelled, completed, or its Store gone), `send` drops what it
+    /// is given and reports it once as a ``StoreDiagnostic/Kind/actionAfterClose`` diagnostic. A
+    /// body that throws opens nothing: the channel counts as completed at once and the error is
+    /// reported as a ``StoreDiagnostic/Kind/channelFailed`` diagnostic.
+    ///
     /// - Important: give `scheduling` an id; without one, every dispatch opens a new channel that
     ///   nothing can feed or cancel.
     @inlinable
@@ -189,13 +206,13 @@ extension Effect {
         _ body: @escaping @Sendable (
             _ send: @escaping @Sendable (Action) -> Void,
             _ complete: @escaping @Sendable () -> Void
-        ) -> ChannelHandler<Value>
+        ) throws -> ChannelHandler<Value>
     ) -> Effect {
         let source = ActionSource(file: file, function: function, line: line)
         let payload = Component.ChannelPayload(
             value: value,
-            start: makeChannelStart(source: source, deliversOnOpen: true) { send, complete in
-                body({ send(DispatchedAction($0, dispatcher: source)) }, complete)
+            start: makeChannelStart(source: source, id: scheduling.id, deliversOnOpen: true) { send, complete in
+                try body({ send(DispatchedAction($0, dispatcher: source)) }, complete)
             },
             delivery: ChannelDelivery(scheduling.coalesce) ?? .immediate,
             deliversOnOpen: true
@@ -226,19 +243,57 @@ extension Effect {
     @inlinable
     internal static func makeChannelStart<Value>(
         source: ActionSource,
+        id: AnyHashableSendable?,
         deliversOnOpen: Bool,
         _ open: @escaping @Sendable (
             _ send: @escaping @Sendable (DispatchedAction<Action>) -> Void,
             _ complete: @escaping @Sendable () -> Void
-        ) -> ChannelHandler<Value>
+        ) throws -> ChannelHandler<Value>
     ) -> Component.ChannelPayload.Start {
         { first, send, complete in
-            let handler = open(send, complete)
-            if deliversOnOpen, let value = first as? Value { handler.receive(value) }
-            let receive = handler.receive
-            return (SubscriptionToken(handler.cancel), { value in
-                if let value = value as? Value { receive(value) }
-            })
+            openChannel(first: first, send: send, complete: complete, source: source, id: id, deliversOnOpen: deliversOnOpen, open)
         }
+    }
+
+    /// Opens one channel: runs its body behind a gate that closes when the channel is cancelled
+    /// or completes, so a `dispatch` kept by the body drops what it is given from then on (and
+    /// reports it once). A body that throws opens nothing: the failure is reported, `complete` is
+    /// called at once and the token cancels nothing.
+    @usableFromInline
+    internal static func openChannel<Value>(
+        first: any Sendable,
+        send: @escaping @Sendable (DispatchedAction<Action>) -> Void,
+        complete: @escaping @Sendable () -> Void,
+        source: ActionSource,
+        id: AnyHashableSendable?,
+        deliversOnOpen: Bool,
+        _ open: (
+            _ send: @escaping @Sendable (DispatchedAction<Action>) -> Void,
+            _ complete: @escaping @Sendable () -> Void
+        ) throws -> ChannelHandler<Value>
+    ) -> (token: SubscriptionToken, sink: @Sendable (any Sendable) -> Void) {
+        let gate = ChannelGate(id: id, source: source)
+        let handler: ChannelHandler<Value>
+        do {
+            handler = try open(
+                { action in
+                    if gate.isRunning { send(action) } else { gate.reportLate(action.action) }
+                },
+                { if gate.finish() { complete() } }
+            )
+        } catch {
+            gate.cancel()
+            reportChannelFailure(id: id, source: source, error: error, whileOpening: true)
+            complete()
+            return (.empty, { _ in })
+        }
+        if deliversOnOpen, gate.isRunning, let value = first as? Value { handler.receive(value) }
+        let receive = handler.receive
+        return (SubscriptionToken {
+            gate.cancel()
+            handler.cancel()
+        }, { value in
+            if let value = value as? Value { receive(value) }
+        })
     }
 }

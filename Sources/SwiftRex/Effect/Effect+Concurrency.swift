@@ -13,52 +13,29 @@ import Synchronization
 /// }
 /// ```
 public struct Send<Action: Sendable>: Sendable {
-    private let run: EffectRun
-    private let deliver: @Sendable (Action) -> Void
+    @usableFromInline let target: EffectSendTarget<Action>
 
-    internal init(run: EffectRun, deliver: @escaping @Sendable (Action) -> Void) {
-        self.run = run
-        self.deliver = deliver
+    @inlinable
+    internal init(target: EffectSendTarget<Action>) {
+        self.target = target
     }
 
-    /// Sends `action` to the Store, unless the effect was cancelled or has finished.
+    /// Sends `action` to the Store, unless the effect was cancelled or has finished. Callable from
+    /// any thread; the action goes straight into the Store's mailbox.
     ///
     /// - Complexity: O(1).
+    @inlinable
     public func callAsFunction(_ action: Action) {
-        guard run.isRunning else { return }
-        deliver(action)
+        guard target.isRunning else { return }
+        target.deliver(action)
     }
 
     /// Whether the effect was cancelled; actions sent from now on are dropped.
-    public var isCancelled: Bool { run.isCancelled }
-}
+    public var isCancelled: Bool { target.isCancelled }
 
-/// The life of one async effect run: running, then either cancelled or finished — exactly one of
-/// the two, decided atomically, so a run never completes after it was cancelled.
-internal final class EffectRun: Sendable {
-    private static let running: UInt8 = 0
-    private static let cancelled: UInt8 = 1
-    private static let finished: UInt8 = 2
-
-    private let phase = Atomic<UInt8>(EffectRun.running)
-
-    init() {}
-
-    /// Whether the run is neither cancelled nor finished.
-    var isRunning: Bool { phase.load(ordering: .acquiring) == Self.running }
-
-    /// Whether the run was cancelled.
-    var isCancelled: Bool { phase.load(ordering: .acquiring) == Self.cancelled }
-
-    /// Marks the run cancelled; `false` when it had already finished or been cancelled.
-    @discardableResult
-    func cancel() -> Bool {
-        phase.compareExchange(expected: Self.running, desired: Self.cancelled, ordering: .acquiringAndReleasing).exchanged
-    }
-
-    /// Marks the run finished; `false` when it was cancelled first (then it must not complete).
-    func finish() -> Bool {
-        phase.compareExchange(expected: Self.running, desired: Self.finished, ordering: .acquiringAndReleasing).exchanged
+    /// A `Send` of local actions that transforms them into this one's (for mapped effects).
+    internal func pullback<Local: Sendable>(_ transform: @escaping @Sendable (Local) -> Action) -> Send<Local> {
+        Send<Local>(target: MappedSendTarget(target, transform))
     }
 }
 
@@ -74,25 +51,13 @@ extension Effect {
     ///     send(.results(await api.search(query)))
     /// }
     /// ```
+    @inlinable
     public static func task(
         scheduling: EffectScheduling = .immediately,
         file: String = #fileID, function: String = #function, line: UInt = #line,
         _ body: @escaping @Sendable (_ send: Send<Action>) async -> Void
     ) -> Effect {
-        let source = ActionSource(file: file, function: function, line: line)
-        return .subscribe(scheduling: scheduling) { send, complete in
-            let run = EffectRun()
-            let sender = Send<Action>(run: run) { send(DispatchedAction($0, dispatcher: source)) }
-            let task = Task {
-                guard run.isRunning else { return }
-                await body(sender)
-                if run.finish() { complete() }
-            }
-            return SubscriptionToken {
-                run.cancel()
-                task.cancel()
-            }
-        }
+        Effect(Component(work: .task(TaskWork(body: body, source: ActionSource(file: file, function: function, line: line))), scheduling: scheduling))
     }
 
     /// Runs `operation` in a `Task` and sends the action it returns, if any; then completes.
@@ -141,13 +106,15 @@ extension Effect {
     /// later into the live channel (through ``broadcast(_:channel:)-swift.type.method`` or another
     /// `channel` under the same id) is yielded into the stream, buffered by `bufferingPolicy`.
     /// `consume` runs in a `Task`. Cancelling the channel finishes the stream, cancels the task and
-    /// drops later sends; when `consume` returns, the channel completes and closes.
+    /// drops later sends; when `consume` returns, the channel completes and closes. When `consume`
+    /// throws, the channel closes the same way and the error is reported as a
+    /// ``StoreDiagnostic/Kind/channelFailed`` diagnostic.
     ///
     /// - Important: give `scheduling` an id, as for every channel.
     ///
     /// ```swift
     /// .channel(value: query, scheduling: .keyed(id: "search"), bufferingPolicy: .bufferingNewest(1)) { queries, send in
-    ///     for await query in queries { send(.results(await api.search(query))) }
+    ///     for await query in queries { send(.results(try await api.search(query))) }
     /// }
     /// ```
     public static func channel<Value: Sendable>(
@@ -155,21 +122,28 @@ extension Effect {
         scheduling: EffectScheduling,
         bufferingPolicy: AsyncStream<Value>.Continuation.BufferingPolicy = .unbounded,
         file: String = #fileID, function: String = #function, line: UInt = #line,
-        consume: @escaping @Sendable (_ values: AsyncStream<Value>, _ send: Send<Action>) async -> Void
+        consume: @escaping @Sendable (_ values: AsyncStream<Value>, _ send: Send<Action>) async throws -> Void
     ) -> Effect {
-        channel(value: value, scheduling: scheduling, file: file, function: function, line: line) { send, complete in
+        let source = ActionSource(file: file, function: function, line: line)
+        let id = scheduling.id
+        return channel(value: value, scheduling: scheduling, file: file, function: function, line: line) { send, complete in
             let (stream, continuation) = AsyncStream<Value>.makeStream(bufferingPolicy: bufferingPolicy)
-            let run = EffectRun()
-            let sender = Send<Action>(run: run, deliver: send)
-            let task = Task {
-                if run.isRunning { await consume(stream, sender) }
+            let target = ClosureSendTarget<Action>(send)
+            let task = Task<Void, any Error> { () async throws in
+                if target.isRunning {
+                    do {
+                        try await consume(stream, Send(target: target))
+                    } catch {
+                        if target.isRunning { reportChannelFailure(id: id, source: source, error: error, whileOpening: false) }
+                    }
+                }
                 continuation.finish()
-                if run.finish() { complete() }
+                if target.finish() { complete() }
             }
             return ChannelHandler(
                 receive: { continuation.yield($0) },
                 cancel: {
-                    run.cancel()
+                    target.cancel()
                     continuation.finish()
                     task.cancel()
                 }

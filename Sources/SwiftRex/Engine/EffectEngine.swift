@@ -10,7 +10,12 @@ internal struct EnginePayload<Action: Sendable>: Sendable {
 /// opens and feeds channels, runs timers on the injected clock — and sends the actions effects
 /// emit to the Store's mailbox, tagged with their causal depth.
 ///
-/// Releasing the engine releases every token: each run, timer and channel is cancelled exactly once.
+/// Completions come back through the same mailbox, after the actions they follow: an ended run is
+/// posted as an entry, and the Store hands it to ``finished(_:)`` on the main actor — no extra
+/// task per completion. Anonymous `Effect.task`s that start at once skip the keyed registry: they
+/// live in a table of runs, forgotten when they finish and cancelled at teardown.
+///
+/// ``cancelAll()`` (the Store's teardown) cancels each run, timer and channel exactly once.
 @MainActor
 @usableFromInline
 internal final class EffectEngine<Action: Sendable>: EffectInterpreter {
@@ -18,8 +23,10 @@ internal final class EffectEngine<Action: Sendable>: EffectInterpreter {
 
     private var machine = EffectMachine<Payload>()
     private let clock: EngineClock
-    /// Posts an emitted action with its depth; callable from any thread.
-    private let post: @Sendable (DispatchedAction<Action>, Int) -> Void
+    /// Where emitted actions (and ended runs) go; callable from any thread.
+    @usableFromInline let posting: MailboxPosting<Action>
+    /// Anonymous `Effect.task` runs started at once, outside the machine's registry.
+    @usableFromInline var anonymousRuns: [EffectTaskRun<Action>] = []
     private var isBusy = false
     private var reconcileBuffer: [ReconcileEntry<Payload>] = []
     /// Work reported while a machine operation runs, performed after it in arrival order.
@@ -36,9 +43,9 @@ internal final class EffectEngine<Action: Sendable>: EffectInterpreter {
     }
 
     @usableFromInline
-    init(clock: EngineClock, post: @escaping @Sendable (DispatchedAction<Action>, Int) -> Void) {
+    init(clock: EngineClock, posting: MailboxPosting<Action>) {
         self.clock = clock
-        self.post = post
+        self.posting = posting
     }
 
     // MARK: Operations
@@ -50,6 +57,35 @@ internal final class EffectEngine<Action: Sendable>: EffectInterpreter {
         }
         let payload = EnginePayload(component: component, depth: depth)
         perform(.schedule(payload, component.scheduling, component.channel.map(Self.traits)))
+    }
+
+    /// Starts an anonymous `Effect.task` at once (no id, no delay, no coalescing): one run object
+    /// and its `Task`, kept in a table until it finishes. Its actions carry `depth`. Inlinable, so
+    /// it runs specialised in the Store's phase 4.
+    @inlinable
+    func startAnonymousTask(_ work: TaskWork<Action>, depth: Int) {
+        let run = EffectTaskRun(work: work, posting: posting, depth: depth, key: nil, generation: 0)
+        run.tableIndex = anonymousRuns.count
+        anonymousRuns.append(run)
+        run.start()
+    }
+
+    /// A run posted to the mailbox when it ended (on the main actor, after its actions): the
+    /// registry or the anonymous table forgets it. A stale run (cancelled, replaced) is ignored.
+    @usableFromInline
+    func finished(_ run: EffectRun) {
+        if let key = run.key {
+            perform(.complete(key, generation: run.generation))
+            return
+        }
+        let index = run.tableIndex
+        guard index >= 0, index < anonymousRuns.count, anonymousRuns[index] === run else { return }
+        let last = anonymousRuns.removeLast()
+        if index < anonymousRuns.count {
+            anonymousRuns[index] = last
+            last.tableIndex = index
+        }
+        run.tableIndex = -1
     }
 
     // MARK: Element ownership
@@ -196,6 +232,12 @@ internal final class EffectEngine<Action: Sendable>: EffectInterpreter {
 
     /// Cancels everything: runs, timers, channels.
     func cancelAll() {
+        let runs = anonymousRuns
+        anonymousRuns.removeAll()
+        for run in runs {
+            run.tableIndex = -1
+            run.cancelRun()
+        }
         perform(.cancelAll)
     }
 
@@ -267,37 +309,57 @@ internal final class EffectEngine<Action: Sendable>: EffectInterpreter {
         }
     }
 
-    private func completed(key: AnyHashableSendable, generation: UInt64) {
-        perform(.complete(key, generation: generation))
-    }
-
     private func timerFired(key: AnyHashableSendable, generation: UInt64, purpose: EffectTimerPurpose) {
         perform(.timerFired(key, generation: generation, purpose: purpose))
     }
 
-    /// A completion callback safe to call from any thread, any number of times (only the first counts).
-    private func completionHandler(key: AnyHashableSendable, generation: UInt64) -> @Sendable () -> Void {
-        { [weak self] in
-            onMainActor {
-                self?.completed(key: key, generation: generation)
-            }
-        }
+    private func sender(depth: Int) -> @Sendable (DispatchedAction<Action>) -> Void {
+        let post = posting.letter
+        return { post($0, depth) }
     }
 
-    private func sender(depth: Int) -> @Sendable (DispatchedAction<Action>) -> Void {
-        let post = self.post
-        return { post($0, depth) }
+    /// A completion callback safe to call from any thread, any number of times (only the first
+    /// counts): it posts `ticket` to the mailbox, after the actions sent before it — unless the
+    /// subscription has not returned yet, in which case the engine sees the end itself.
+    private func completion(_ ticket: EffectRun) -> @Sendable () -> Void {
+        let post = posting.finished
+        return { if ticket.finish(), !ticket.endWhileOpening() { post(ticket) } }
     }
 
     // MARK: EffectInterpreter
 
-    func subscribe(_ payload: Payload, key: AnyHashableSendable, generation: UInt64) -> SubscriptionToken {
-        payload.component.subscribe(send: sender(depth: payload.depth), complete: completionHandler(key: key, generation: generation))
+    func subscribe(_ payload: Payload, key: AnyHashableSendable, generation: UInt64) -> (any EffectCancellable)? {
+        let component = payload.component
+        switch component.work {
+        case .task(let work):
+            let run = EffectTaskRun(work: work, posting: posting, depth: payload.depth, key: key, generation: generation)
+            run.start()
+            return run
+        case .just(let action):
+            // Sends and completes during the subscription: nothing stays registered.
+            posting.letter(action, payload.depth)
+            return nil
+        case .sequence(let actions):
+            for action in actions { posting.letter(action, payload.depth) }
+            return nil
+        case .subscribe, .cancelOnly:
+            let ticket = EffectRun(key: key, generation: generation)
+            let token = component.subscribe(send: sender(depth: payload.depth), complete: completion(ticket))
+            // Completed during the subscription: nothing stays registered.
+            return ticket.register() ? token : nil
+        }
     }
 
     func open(_ payload: Payload, key: AnyHashableSendable, generation: UInt64) -> (token: SubscriptionToken, sink: @Sendable (any Sendable) -> Void)? {
         guard let channel = payload.component.channel, let start = channel.start else { return nil }
-        return start(channel.value, sender(depth: payload.depth), completionHandler(key: key, generation: generation))
+        let ticket = EffectRun(key: key, generation: generation)
+        let opened = start(channel.value, sender(depth: payload.depth), completion(ticket))
+        guard ticket.register() else {
+            // The channel completed while opening (or its body threw): it is not left open.
+            opened.token.cancel()
+            return nil
+        }
+        return opened
     }
 
     func deliver(_ payload: Payload, to sink: @Sendable (any Sendable) -> Void) {

@@ -7,8 +7,9 @@
 internal protocol EffectInterpreter {
     associatedtype Payload
 
-    /// Starts a one-shot run; its completion is reported later with `generation`.
-    func subscribe(_ payload: Payload, key: AnyHashableSendable, generation: UInt64) -> SubscriptionToken
+    /// Starts a one-shot run; its completion is reported later with `generation`. `nil` when the
+    /// run completed during the call (nothing stays registered).
+    func subscribe(_ payload: Payload, key: AnyHashableSendable, generation: UInt64) -> (any EffectCancellable)?
     /// Opens a channel (delivering its value on open when it says so); `nil` for a pipe-only payload.
     func open(_ payload: Payload, key: AnyHashableSendable, generation: UInt64) -> (token: SubscriptionToken, sink: @Sendable (any Sendable) -> Void)?
     /// Feeds the payload's value into a live channel's sink.
@@ -70,7 +71,7 @@ internal struct EffectMachine<Payload> {
         case idle
         /// A subscription in progress (between the interpreter call and its result).
         case starting(UInt64)
-        case oneShot(UInt64, SubscriptionToken)
+        case oneShot(UInt64, any EffectCancellable)
         case waiting(UInt64, SubscriptionToken, Payload)
         case channel(UInt64, SubscriptionToken, @Sendable (any Sendable) -> Void, ChannelDelivery)
 
@@ -201,8 +202,12 @@ internal struct EffectMachine<Payload> {
         _ payload: Payload, slot: Int, key: AnyHashableSendable, generation: UInt64, using interpreter: I
     ) where I.Payload == Payload {
         replaceRun(slot, with: .starting(generation))
-        let token = interpreter.subscribe(payload, key: key, generation: generation)
-        run[slot] = .oneShot(generation, token)
+        if let token = interpreter.subscribe(payload, key: key, generation: generation) {
+            run[slot] = .oneShot(generation, token)
+        } else {
+            run[slot] = .idle
+            freeIfEmpty(slot)
+        }
     }
 
     /// A timer fired. Stale timers (cancelled or superseded) do nothing.
@@ -623,7 +628,8 @@ internal struct EffectMachine<Payload> {
         run[slot] = newRun
         switch old {
         case .idle, .starting: break
-        case .oneShot(_, let token), .waiting(_, let token, _): token.cancel()
+        case .oneShot(_, let token): token.cancelRun()
+        case .waiting(_, let token, _): token.cancel()
         case .channel(_, let token, _, _):
             deliverTimer[slot].map { $0.token.cancel() }
             deliverTimer[slot] = nil

@@ -59,7 +59,7 @@ public final class Store<Action: Sendable, State: Sendable, Environment: Sendabl
     @exclusivity(unchecked) @usableFromInline var reactionMutations: [EndoMut<State>] = []
     @exclusivity(unchecked) @usableFromInline var producers: [Producer<Action, State, Environment>] = []
     @exclusivity(unchecked) @usableFromInline var effects: [Effect<Action>] = []
-    @usableFromInline var mailboxBuffer: [Letter<Action>] = []
+    @usableFromInline var mailboxBuffer: [MailboxEntry<Action>] = []
 
     @usableFromInline var engine: EffectEngine<Action>!
     @usableFromInline var mailbox: Mailbox<Action>!
@@ -120,13 +120,12 @@ public final class Store<Action: Sendable, State: Sendable, Environment: Sendabl
         let box = WeakStoreBox<Action, State, Environment>()
         stateReader = { box.store?.storage }
         postContext = PostReducerContext(environment: environment, liveState: stateReader, generators: generators)
-        let mailbox = Mailbox<Action>(scheduleDrain: { [weak self] in
-            Task { @MainActor [weak self] in self?.drainMailbox() }
+        // One drain task per Store, started by the first post and parked while the mailbox is empty.
+        let mailbox = Mailbox<Action>(startDrainer: { mailbox in
+            Task { @MainActor in await Self.drainLoop(box, mailbox) }
         })
         self.mailbox = mailbox
-        engine = EffectEngine(clock: engineClock, post: { action, depth in
-            mailbox.post(Letter(action: action, depth: depth))
-        })
+        engine = EffectEngine(clock: engineClock, posting: MailboxPosting(mailbox))
         box.store = self
         if supervisor != nil {
             supervision = SupervisionPlan(units: behavior.units.compactMap { unit in
@@ -156,6 +155,7 @@ public final class Store<Action: Sendable, State: Sendable, Environment: Sendabl
 
     isolated deinit {
         engine.cancelAll()
+        mailbox.close()
         for continuation in streamContinuations.values { continuation.finish() }
     }
 
@@ -346,14 +346,16 @@ public final class Store<Action: Sendable, State: Sendable, Environment: Sendabl
 
     @inlinable
     internal func schedule(_ component: Effect<Action>.Component, depth: Int) {
-        let scheduling = component.scheduling
-        if scheduling.id == nil, scheduling.coalesce == nil, scheduling.delay.map({ $0 <= .zero }) ?? true, component.channel == nil {
+        if component.startsAtOnceAnonymously {
             switch component.work {
             case .just(let action):
                 postEffectAction(action, depth: depth &+ 1)
                 return
             case .sequence(let actions):
                 for action in actions { postEffectAction(action, depth: depth &+ 1) }
+                return
+            case .task(let work):
+                engine.startAnonymousTask(work, depth: depth &+ 1)
                 return
             case .subscribe, .cancelOnly:
                 break
@@ -362,14 +364,11 @@ public final class Store<Action: Sendable, State: Sendable, Environment: Sendabl
         scheduleInEngine(component, depth: depth &+ 1)
     }
 
-    /// Posts an effect action from the main actor: the drain, when needed, is a main-actor task
-    /// created here, in isolated context, so it is enqueued on the main executor directly (a task
-    /// created from a nonisolated closure would first wake a worker thread to hop back).
+    /// Posts an effect action from the main actor into the mailbox (waking the drain task, one hop
+    /// for the whole burst, when it is parked).
     @inlinable
     internal func postEffectAction(_ action: DispatchedAction<Action>, depth: Int) {
-        if mailbox.enqueue(Letter(action: action, depth: depth)) {
-            Task { [weak self] in self?.drainMailbox() }
-        }
+        mailbox.post(.letter(Letter(action: action, depth: depth)))
     }
 
     @usableFromInline
@@ -415,14 +414,37 @@ public final class Store<Action: Sendable, State: Sendable, Environment: Sendabl
         queueHead = 0
     }
 
-    /// Drains the mailbox (a later main-actor turn): effect and channel actions, in posting order.
+    /// The Store's drain task: drains once per main-actor turn while entries arrive, parks while
+    /// the mailbox is empty, and ends with the Store (it holds the Store only while draining).
+    @inlinable
+    internal static func drainLoop(_ box: WeakStoreBox<Action, State, Environment>, _ mailbox: Mailbox<Action>) async {
+        while true {
+            if let store = box.store {
+                store.drainMailbox()
+            } else {
+                return
+            }
+            guard await mailbox.nextTurn() else { return }
+        }
+    }
+
+    /// Drains the mailbox (a later main-actor turn): effect and channel actions, in posting order,
+    /// and the runs that ended (after the actions they sent).
     @inlinable
     internal func drainMailbox() {
-        var letters = mailboxBuffer
+        var entries = mailboxBuffer
         mailboxBuffer = []
-        mailbox.take(into: &letters)
+        mailbox.take(into: &entries)
         var reported = false
-        for letter in letters {
+        for entry in entries {
+            let letter: Letter<Action>
+            switch entry {
+            case .finished(let run):
+                engine.finished(run)
+                continue
+            case .letter(let posted):
+                letter = posted
+            }
             if letter.depth > threshold {
                 // Dropped: the causal chain is too long. Reported once per drain.
                 if !reported { reportRunaway(.throughEffects, count: letter.depth, letter: letter) }
@@ -435,8 +457,8 @@ public final class Store<Action: Sendable, State: Sendable, Environment: Sendabl
                 process(letter.action.action, source: letter.action.dispatcher, depth: letter.depth)
             }
         }
-        letters.removeAll(keepingCapacity: true)
-        mailboxBuffer = letters
+        entries.removeAll(keepingCapacity: true)
+        mailboxBuffer = entries
     }
 
     /// When set, effect and channel actions are handed to this closure (with their causal depth)

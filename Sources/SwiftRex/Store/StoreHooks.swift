@@ -35,6 +35,11 @@ public struct StoreDiagnostic: Sendable, CustomStringConvertible {
         case missingElement
         /// An identified collection holds the same id more than once: actions reach the first occurrence.
         case duplicateID
+        /// A channel's `dispatch` was called after the channel closed (cancelled, completed, its
+        /// element removed or its Store gone): the action was dropped. Reported once per opening.
+        case actionAfterClose
+        /// A channel's body threw: the channel did not open (or, for a consumer, it closed).
+        case channelFailed
     }
 
     /// The kind of misuse.

@@ -105,7 +105,15 @@ public struct Channel<Action: Sendable>: Sendable {
     /// A channel with an id, a lifetime, what it broadcasts, its delivery pacing and its body.
     ///
     /// The body runs once per open and receives `dispatch`, which sends actions into the Store
-    /// (always on a later turn) stamped with this declaration's source.
+    /// (always on a later turn) stamped with this declaration's source. Once the channel has closed
+    /// (it left the desired set, was cancelled, its element was removed or its Store is gone),
+    /// `dispatch` drops what it is given and reports it once as a
+    /// ``StoreDiagnostic/Kind/actionAfterClose`` diagnostic.
+    ///
+    /// A body that throws opens nothing: the error is reported as a
+    /// ``StoreDiagnostic/Kind/channelFailed`` diagnostic and the channel counts as completed at
+    /// once (it is not in `openChannelIDs`). Like any completed channel it is opened again when its
+    /// reset key or broadcast value changes, or when it leaves the desired set and comes back.
     @inlinable
     public init<Value: Hashable & Sendable>(
         id: some Hashable & Sendable,
@@ -113,7 +121,7 @@ public struct Channel<Action: Sendable>: Sendable {
         broadcasting: Broadcasting<Value> = .nothing,
         delivery: ChannelDelivery = .immediate,
         file: String = #fileID, function: String = #function, line: UInt = #line,
-        _ body: @escaping @Sendable (_ dispatch: @escaping @Sendable (Action) -> Void) -> ChannelHandler<Value>
+        _ body: @escaping @Sendable (_ dispatch: @escaping @Sendable (Action) -> Void) throws -> ChannelHandler<Value>
     ) {
         let key = AnyHashableSendable(id)
         let source = ActionSource(file: file, function: function, line: line)
@@ -132,8 +140,8 @@ public struct Channel<Action: Sendable>: Sendable {
         let deliversOnOpen = broadcastIdentity != nil
         let payload = Effect<Action>.Component.ChannelPayload(
             value: value,
-            start: Effect<Action>.makeChannelStart(source: source, deliversOnOpen: deliversOnOpen) { send, _ in
-                body { send(DispatchedAction($0, dispatcher: source)) }
+            start: Effect<Action>.makeChannelStart(source: source, id: key, deliversOnOpen: deliversOnOpen) { send, _ in
+                try body { send(DispatchedAction($0, dispatcher: source)) }
             },
             delivery: delivery,
             deliversOnOpen: deliversOnOpen
