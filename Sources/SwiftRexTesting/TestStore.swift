@@ -28,6 +28,8 @@ public final class TestStore<Action: Sendable, State: Sendable & Equatable, Envi
     public private(set) var receivedActions: [DispatchedAction<Action>] = []
     private var receivedDepths: [Int] = []
     private var finished = false
+    /// The `receive` waiting for an action, resumed when one arrives (or on its next tick).
+    private var arrival: CheckedContinuation<Void, Never>?
 
     /// The current state.
     public var state: State { store.state }
@@ -50,6 +52,7 @@ public final class TestStore<Action: Sendable, State: Sendable & Equatable, Envi
         store.effectActionInterceptor = { [weak self] action, depth in
             self?.receivedActions.append(action)
             self?.receivedDepths.append(depth)
+            self?.wakeReceive()
         }
     }
 
@@ -85,18 +88,22 @@ public final class TestStore<Action: Sendable, State: Sendable & Equatable, Envi
     // MARK: Receiving
 
     /// Pops the first action effects sent, checks it with `matches`, processes it and asserts the
-    /// resulting state. Waits (yielding the main actor, bounded) for async effects to send it.
-    /// A non-matching action is still processed, so later assertions stay meaningful.
+    /// resulting state. A non-matching action is still processed, so later assertions stay
+    /// meaningful.
+    ///
+    /// When no action is there yet, it waits for one for up to `timeout` of real time, while an
+    /// effect is still running or a channel is open (an `Effect.task` calling a slow fake, say). When
+    /// nothing can send — every effect has ended, or waits on the manual ``clock`` — it fails at
+    /// once instead: advance the clock first. Actions that effects send synchronously when
+    /// ``advance(by:)`` fires their timers are already there, so that path never waits.
     public func receive(
         _ matches: (Action) -> Bool,
+        timeout: Duration = .seconds(5),
         fileID: String = #fileID, filePath: String = #filePath, line: Int = #line, column: Int = #column,
         assert: ((inout State) -> Void)? = nil
     ) async {
         let location = SourceLocation(fileID: fileID, filePath: filePath, line: line, column: column)
-        guard let (received, depth) = await nextReceived() else {
-            Issue.record("Expected to receive an action, but none arrived", sourceLocation: location)
-            return
-        }
+        guard let (received, depth) = await nextReceived(timeout: timeout, location: location) else { return }
         if !matches(received.action) {
             Issue.record("Received \(received.action), which does not match", sourceLocation: location)
         }
@@ -106,26 +113,26 @@ public final class TestStore<Action: Sendable, State: Sendable & Equatable, Envi
         expectState(expected, after: "receiving \(received.action)", location: location)
     }
 
-    /// Receives an action equal to `action`; see ``receive(_:fileID:filePath:line:column:assert:)-(Action)->Bool``.
+    /// Receives an action equal to `action`; see ``receive(_:timeout:fileID:filePath:line:column:assert:)-(Action)->Bool``.
     public func receive(
         _ action: Action,
+        timeout: Duration = .seconds(5),
         fileID: String = #fileID, filePath: String = #filePath, line: Int = #line, column: Int = #column,
         assert: ((inout State) -> Void)? = nil
     ) async where Action: Equatable {
-        await receive({ $0 == action }, fileID: fileID, filePath: filePath, line: line, column: column, assert: assert)
+        await receive({ $0 == action }, timeout: timeout, fileID: fileID, filePath: filePath, line: line, column: column, assert: assert)
     }
 
-    /// Receives an action in `prism`'s case; `assert` also gets the extracted payload.
+    /// Receives an action in `prism`'s case; `assert` also gets the extracted payload. Waits as
+    /// ``receive(_:timeout:fileID:filePath:line:column:assert:)-(Action)->Bool`` does.
     public func receive<Value>(
         _ prism: Prism<Action, Value>,
+        timeout: Duration = .seconds(5),
         fileID: String = #fileID, filePath: String = #filePath, line: Int = #line, column: Int = #column,
         assert: ((Value, inout State) -> Void)? = nil
     ) async {
         let location = SourceLocation(fileID: fileID, filePath: filePath, line: line, column: column)
-        guard let (received, depth) = await nextReceived() else {
-            Issue.record("Expected to receive an action, but none arrived", sourceLocation: location)
-            return
-        }
+        guard let (received, depth) = await nextReceived(timeout: timeout, location: location) else { return }
         var expected = store.state
         if let value = prism.preview(received.action) {
             assert?(value, &expected)
@@ -186,15 +193,45 @@ public final class TestStore<Action: Sendable, State: Sendable & Equatable, Envi
         store.drainEffectActionsNow()
     }
 
-    private func nextReceived() async -> (DispatchedAction<Action>, Int)? {
-        for _ in 0..<1_000 {
+    /// The first received action, waiting for it (see `receive`); records the issue when none comes.
+    private func nextReceived(timeout: Duration, location: SourceLocation) async -> (DispatchedAction<Action>, Int)? {
+        let realTime = ContinuousClock()
+        let deadline = realTime.now.advanced(by: max(timeout, .zero))
+        while true {
             collectReceived()
             if !receivedActions.isEmpty {
                 return (receivedActions.removeFirst(), receivedDepths.removeFirst())
             }
-            await Task.yield()
+            if !store.hasRunningEffects && store.openChannelIDs.isEmpty {
+                let waiting = clock.pendingCount
+                let hint = waiting > 0 ? " (\(waiting) wait on the manual clock: advance it first)" : ""
+                Issue.record(Comment(rawValue: "Expected to receive an action, but none arrived and no effect is running" + hint), sourceLocation: location)
+                return nil
+            }
+            if realTime.now >= deadline {
+                Issue.record("Expected to receive an action, but none arrived within \(timeout)", sourceLocation: location)
+                return nil
+            }
+            await waitForArrival(until: deadline, on: realTime)
         }
-        return nil
+    }
+
+    /// Suspends until an action arrives or a short tick passes (to notice effects that end without
+    /// sending), never past `deadline`.
+    private func waitForArrival(until deadline: ContinuousClock.Instant, on clock: ContinuousClock) async {
+        let tick = min(deadline, clock.now.advanced(by: .milliseconds(10)))
+        let timer = Task { @MainActor [weak self] in
+            try? await Task.sleep(until: tick, clock: clock)
+            self?.wakeReceive()
+        }
+        await withCheckedContinuation { arrival = $0 }
+        timer.cancel()
+    }
+
+    private func wakeReceive() {
+        guard let arrival else { return }
+        self.arrival = nil
+        arrival.resume()
     }
 
     private func expectState(_ expected: State, after step: String, location: SourceLocation) {

@@ -99,6 +99,62 @@ import SwiftRexTesting
         #expect(store.store.openChannelIDs.isEmpty)
     }
 
+    @Test func receiveWaitsForAFakeThatTakes300MillisecondsOfRealTime() async {
+        let slow = Behavior<Action, State, Void>
+            .reduce { action, state in if action == .pong { state.pongs += 1 } }
+            .produce { action, _ in
+                action == .ping ? Producer { _ in
+                    .task { send in
+                        try? await Task.sleep(for: .milliseconds(300))
+                        send(.pong)
+                    }
+                } : .doNothing
+            }
+        let store = TestStore(initial: State(), behavior: slow)
+        store.send(.ping)
+        await store.receive(.pong) { $0.pongs = 1 }
+        await store.finish()
+    }
+
+    @Test func receiveGivesUpAfterItsTimeoutWhileTheEffectStillRuns() async {
+        // The fake answers only when the test lets it: the first `receive` must time out.
+        let (release, releaser) = AsyncStream<Void>.makeStream()
+        let gated = Behavior<Action, State, Void>
+            .reduce { action, state in if action == .pong { state.pongs += 1 } }
+            .produce { action, _ in
+                action == .ping ? Producer { _ in
+                    .task { send in
+                        for await _ in release { break }
+                        send(.pong)
+                    }
+                } : .doNothing
+            }
+        let store = TestStore(initial: State(), behavior: gated)
+        store.send(.ping)
+        await withKnownIssue {
+            await store.receive(.pong, timeout: .milliseconds(20)) { $0.pongs = 1 }
+        } matching: { issue in
+            String(describing: issue).contains("none arrived within")
+        }
+        releaser.yield()
+        await store.receive(.pong, timeout: .seconds(60)) { $0.pongs = 1 }
+        await store.finish()
+    }
+
+    @Test func receiveFailsAtOnceWhenOnlyTheManualClockCouldProduceAnAction() async {
+        let store = TestStore(initial: State(), behavior: Self.feature)
+        store.send(.search("s")) { $0.query = "s" }
+        // The debounced effect waits on the manual clock: nothing can arrive until it advances.
+        await withKnownIssue {
+            await store.receive(.results(["S"]), timeout: .seconds(60)) { $0.results = ["S"] }
+        } matching: { issue in
+            String(describing: issue).contains("manual clock")
+        }
+        await store.advance(by: .milliseconds(300))
+        await store.receive(.results(["S"])) { $0.results = ["S"] }
+        await store.finish()
+    }
+
     @Test func receivingTheWrongActionIsAnIssueButStillProcessesIt() async {
         let store = TestStore(initial: State(), behavior: Self.feature)
         store.send(.ping)

@@ -251,12 +251,17 @@ internal final class EffectEngine<Action: Sendable>: EffectInterpreter {
 
     /// Whether nothing but live channels remains (no run, no pending timer); `false` while the
     /// machine is mid-operation.
-    var isQuiescent: Bool { isBusy ? false : machine.isQuiescent }
+    var isQuiescent: Bool { isBusy ? false : anonymousRuns.isEmpty && machine.isQuiescent }
 
-    /// The number of keys the registry holds (the last settled count while mid-operation).
+    /// Whether a one-shot run (anonymous or registered) is live: something that may still send
+    /// without a timer firing. `true` while the machine is mid-operation.
+    var hasRunningWork: Bool { isBusy || !anonymousRuns.isEmpty || machine.hasRunningWork }
+
+    /// The number of keys the registry holds, plus the anonymous runs (the last settled count
+    /// while mid-operation).
     var liveKeyCount: Int {
         if !isBusy { settledLiveKeyCount = machine.liveKeyCount }
-        return settledLiveKeyCount
+        return settledLiveKeyCount + anonymousRuns.count
     }
 
     private var settledOpenChannelKeys: [AnyHashableSendable] = []

@@ -146,6 +146,17 @@ internal struct EffectMachine<Payload> {
         return true
     }
 
+    /// Whether a one-shot run is registered (timers and channels aside): something that may still
+    /// send actions without the clock moving.
+    var hasRunningWork: Bool {
+        run.contains { run in
+            switch run {
+            case .starting, .oneShot: return true
+            case .idle, .waiting, .channel: return false
+            }
+        }
+    }
+
     /// The number of keys with a run, a timer, a channel or a throttle stamp.
     var liveKeyCount: Int { slotIndex.count }
 

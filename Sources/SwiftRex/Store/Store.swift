@@ -479,6 +479,11 @@ public final class Store<Action: Sendable, State: Sendable, Environment: Sendabl
         set { supervision?.allowsPartial = newValue }
     }
 
+    /// Whether an effect run is live or an effect action waits in the mailbox (pending timers and
+    /// open channels aside): something may still arrive without a clock moving.
+    @_spi(Testing)
+    public var hasRunningEffects: Bool { engine.hasRunningWork || mailbox.count > 0 }
+
     /// Drains the mailbox now instead of on a later turn.
     @_spi(Testing)
     public func drainEffectActionsNow() {
