@@ -3,6 +3,11 @@
 ///
 /// The id namespace is one per Store and is shared by one-shot effects and channels. Ids are
 /// compared with ``AnyHashableSendable`` semantics (same dynamic type and equal values).
+///
+/// Any duration is accepted: a delay plus a debounce that would overflow `Duration` saturates at
+/// its largest value, and a timer on a real clock sleeps at most 100 years (in practice the
+/// effect stays pending, and cancellable, for ever); on a ``ManualClock`` it fires once the clock
+/// is advanced that far.
 public struct EffectScheduling: Equatable, Sendable {
     /// How bursts of components under one id are coalesced.
     public enum Coalesce: Equatable, Sendable {
