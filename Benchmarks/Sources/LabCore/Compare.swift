@@ -156,9 +156,9 @@ public func compareResults(current: ResultsFile, baseline: ResultsFile, options:
         }
         compared += 1
 
-        // Allocations: exact, two-sided.
+        // Allocations: exact (or within the baseline record's own tolerance), two-sided.
         let allocDelta = cur.allocsPerOp - base.allocsPerOp
-        let allocSlack = options.allocationTolerance + 1e-9
+        let allocSlack = max(options.allocationTolerance, base.allocationTolerance ?? 0) + 1e-9
         if allocDelta > allocSlack {
             add(.regression, key, "allocations/op rose \(format(base.allocsPerOp)) → \(format(cur.allocsPerOp))")
         } else if allocDelta < -allocSlack {

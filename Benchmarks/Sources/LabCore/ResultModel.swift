@@ -18,13 +18,16 @@ public struct BenchmarkRecord: Codable, Equatable, Sendable {
     public var samples: Int?
     /// Iterations the allocation figures were measured over.
     public var allocationIterations: Int?
+    /// Allocations per operation `compare` lets the record drift either way (absent: exact); set
+    /// by scenarios whose allocations happen on other threads.
+    public var allocationTolerance: Double?
     /// Stack bytes between the call and the reducer body (stack probes only).
     public var stackBytes: Int?
     /// Resident set size of the process after the benchmark, in bytes.
     public var residentBytes: Int?
 
     /// Creates a record.
-    public init(name: String, size: Int? = nil, nsPerOp: Summary, allocsPerOp: Double, bytesPerOp: Double, iterations: Int? = nil, samples: Int? = nil, allocationIterations: Int? = nil, stackBytes: Int? = nil, residentBytes: Int? = nil) {
+    public init(name: String, size: Int? = nil, nsPerOp: Summary, allocsPerOp: Double, bytesPerOp: Double, iterations: Int? = nil, samples: Int? = nil, allocationIterations: Int? = nil, allocationTolerance: Double? = nil, stackBytes: Int? = nil, residentBytes: Int? = nil) {
         self.name = name
         self.size = size
         self.nsPerOp = nsPerOp
@@ -33,6 +36,7 @@ public struct BenchmarkRecord: Codable, Equatable, Sendable {
         self.iterations = iterations
         self.samples = samples
         self.allocationIterations = allocationIterations
+        self.allocationTolerance = allocationTolerance
         self.stackBytes = stackBytes
         self.residentBytes = residentBytes
     }

@@ -35,6 +35,10 @@ public struct Scenario {
     public var isBaseline: Bool
     /// Overrides the fixed allocation-measurement iteration count (same in every mode).
     public var allocationIterations: Int?
+    /// Allocations per operation that `compare` lets this scenario's records drift either way
+    /// (0: exact). Only for work on other threads, whose count jitters with libdispatch's
+    /// continuation caches; keep it below 1 so one more allocation per operation still fails.
+    public var allocationTolerance: Double = 0
     /// Builds the measured body for a size (nil for unsized scenarios).
     public var setup: @MainActor (Int?) -> ScenarioBody
 
@@ -48,11 +52,12 @@ public struct Scenario {
     }
 
     /// An unsized scenario whose setup returns the measured closure.
-    public init(name: String, isBaseline: Bool = false, allocationIterations: Int? = nil, setup: @escaping @MainActor () -> Measured) {
+    public init(name: String, isBaseline: Bool = false, allocationIterations: Int? = nil, allocationTolerance: Double = 0, setup: @escaping @MainActor () -> Measured) {
         self.name = name
         self.sizes = nil
         self.isBaseline = isBaseline
         self.allocationIterations = allocationIterations
+        self.allocationTolerance = allocationTolerance
         self.setup = { _ in ScenarioBody(run: setup()) }
     }
 
@@ -116,6 +121,7 @@ public struct Runner {
             iterations: timing.iterationsPerSample,
             samples: timing.nanosecondsPerOperation.count,
             allocationIterations: allocationIterations,
+            allocationTolerance: scenario.allocationTolerance > 0 ? scenario.allocationTolerance : nil,
             stackBytes: body.stackBytes,
             residentBytes: ProcessMemory.residentBytes()
         )

@@ -20,6 +20,22 @@ struct CompareTests {
         #expect(report.findings(.regression).map(\.key) == ["reducer.single"])
     }
 
+    @Test("a baseline record's own allocation tolerance absorbs jitter, not one more allocation per op")
+    func recordAllocationTolerance() {
+        let baseline = Fixture.results().modifying("reducer.single") {
+            $0.allocsPerOp = 5.3
+            $0.allocationTolerance = 0.5
+        }
+        let jitter = baseline.modifying("reducer.single") { $0.allocsPerOp = 5.1 }
+        #expect(compareResults(current: jitter, baseline: baseline).exitCode == .success)
+        let oneMore = baseline.modifying("reducer.single") { $0.allocsPerOp = 6.3 }
+        let report = compareResults(current: oneMore, baseline: baseline)
+        #expect(report.exitCode == .regression)
+        #expect(report.findings(.regression).map(\.key) == ["reducer.single"])
+        let oneFewer = baseline.modifying("reducer.single") { $0.allocsPerOp = 4.3 }
+        #expect(compareResults(current: oneFewer, baseline: baseline).exitCode == .improvement)
+    }
+
     @Test("allocation regressions decide even in time-advisory mode")
     func allocationInAdvisory() {
         let current = Fixture.results().modifying("endomut.zerocopy", size: 100_000) { $0.allocsPerOp = 1 }
