@@ -106,6 +106,13 @@ enum EffectScenarios {
                     await arrivals.wait(for: target, current: store.state.count)
                 }
             },
+            Scenario(name: "effects.task.roundtrip.raw", allocationTolerance: taskJitter) {
+                // The floor under `effects.task.roundtrip`: a plain Task per action on the global
+                // executor (created the way the library creates one), each counting its answer
+                // under a lock; the last resumes the loop. No store, no dispatch, no mailbox.
+                let tasks = RawTaskRoundTrip()
+                return { iterations in await tasks.run(iterations) }
+            },
             Scenario(name: "effects.task.keyed", allocationTolerance: replacedTaskJitter) {
                 // Search-style: each query starts a task under one id, replacing the previous one;
                 // the loop waits for the answer to the last query.
@@ -271,5 +278,46 @@ final class Arrivals: @unchecked Sendable {
         guard current < target else { return }
         self.target = target
         await withUnsafeContinuation { waiter = $0 }
+    }
+}
+
+/// `effects.task.roundtrip.raw`: one global-executor Task per action and one hop back to the main
+/// actor per call, by hand.
+final class RawTaskRoundTrip: Sendable {
+    private struct State {
+        var arrived = 0
+        var target = 0
+        var waiter: UnsafeContinuation<Void, Never>?
+    }
+
+    private let state = Mutex(State())
+
+    /// Starts `count` tasks and waits until each has answered.
+    @MainActor
+    func run(_ count: Int) async {
+        state.withLock { $0.target = $0.arrived + count }
+        for _ in 0..<count { spawn() }
+        await withUnsafeContinuation { (continuation: UnsafeContinuation<Void, Never>) in
+            let done = state.withLock { state -> Bool in
+                if state.arrived >= state.target { return true }
+                state.waiter = continuation
+                return false
+            }
+            if done { continuation.resume() }
+        }
+    }
+
+    private nonisolated func spawn() {
+        Task<Void, any Error> { () async throws in self.arrive() }
+    }
+
+    private func arrive() {
+        let waiter = state.withLock { state -> UnsafeContinuation<Void, Never>? in
+            state.arrived += 1
+            guard state.arrived == state.target, let waiter = state.waiter else { return nil }
+            state.waiter = nil
+            return waiter
+        }
+        waiter?.resume()
     }
 }
