@@ -392,7 +392,10 @@ public final class Store<Action: Sendable, State: Sendable, Environment: Sendabl
             }
         }
         // A mutation that may have removed collection elements cancels their effects.
-        if mask & SupervisionPlan<State, Action, Environment>.removalBit != 0, engine.hasOwnedEffects { cancelEffectsOfRemovedElements() }
+        if engine.hasOwnedEffects,
+           mask & SupervisionPlan<State, Action, Environment>.removalBit != 0 || !scopesInvalidation && scope == .anything {
+            cancelEffectsOfRemovedElements()
+        }
         // P5: reconcile, only after a mutation, only the supervisions it can reach.
         if mutates, supervisor != nil { reconcile(after: scope, mask: mask, action: action, depth: depth) }
     }
@@ -513,14 +516,20 @@ public final class Store<Action: Sendable, State: Sendable, Environment: Sendabl
     }
     @usableFromInline var interceptEffectActions: (@MainActor (DispatchedAction<Action>, Int) -> Void)?
 
-    /// Whether an action that changed one collection element reconciles that element alone (D5);
-    /// on by default. Turning it off makes every reconcile evaluate the full desired set, which
-    /// tests use as the reference the incremental path must agree with.
+    /// Whether phase 5 looks only at what a dispatch's writes can reach: the supervisions they
+    /// overlap, only the element an action changed (and, after a removal, only the elements where
+    /// removed ones could live). On by default. Off, every mutation reconciles the full desired
+    /// set and every unscoped one checks every element's effects: the reference tests hold the
+    /// partial paths to.
     @_spi(Testing)
     public var reconcilesChangedElementAlone: Bool {
-        get { supervision?.allowsPartial ?? false }
-        set { supervision?.allowsPartial = newValue }
+        get { scopesInvalidation }
+        set {
+            scopesInvalidation = newValue
+            supervision?.allowsPartial = newValue
+        }
     }
+    @usableFromInline var scopesInvalidation = true
 
     /// What phase 5 did since this Store was created: full reconciles, patches, evaluations.
     @_spi(Testing)

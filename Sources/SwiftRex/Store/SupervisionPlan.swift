@@ -39,7 +39,9 @@ internal final class SupervisionPlan<State: Sendable, Action: Sendable, Environm
     private var patches: [SegmentPatch<Action>] = []
     /// Whether the trackers' memos and the segments' keys describe the engine's memory.
     private var isCommitted = false
-    /// Whether partial reconciles are allowed (a test switch; on by default).
+    /// Whether phase 5 may skip segments and reconcile in part (a test switch; on by default).
+    /// Off, every mutation reconciles the full desired set: the reference the partial paths
+    /// must agree with.
     var allowsPartial = true
     /// What phase 5 did so far, for tests.
     private(set) var statistics = SupervisionStatistics()
@@ -80,8 +82,12 @@ internal final class SupervisionPlan<State: Sendable, Action: Sendable, Environm
     /// `mask`: the addressed element alone when that is sound, a patch per affected segment
     /// otherwise, and the full desired set when a patch cannot be applied soundly.
     func reconcile(after scope: MutationScope, mask: UInt64, action: Action, state: State, environment: Environment, engine: EffectEngine<Action>, depth: Int) {
+        guard allowsPartial else {
+            reconcileAll(state: state, environment: environment, engine: engine, depth: depth)
+            return
+        }
         guard mask & ~Self.removalBit != 0 else { return }
-        if allowsPartial, isCommitted,
+        if isCommitted,
            reconcilePatches(scope: scope, mask: mask, action: action, state: state, environment: environment, engine: engine, depth: depth) {
             return
         }
