@@ -269,7 +269,14 @@ public final class Store<Action: Sendable, State: Sendable, Environment: Sendabl
             for unit in reducerUnits { unit.run(action, &storage) }
             notify(willChange: false)
         }
-        if supervisor != nil { reconcile(after: scope, mask: mask, action: action, depth: depth) }
+        if supervisor != nil, reachesSupervision(mask) { reconcile(after: scope, mask: mask, action: action, depth: depth) }
+    }
+
+    /// Whether a mutation reaching `mask` needs phase 5: some supervision reads what it wrote
+    /// (or the partial paths are switched off).
+    @inlinable
+    internal func reachesSupervision(_ mask: UInt64) -> Bool {
+        mask & ~SupervisionPlan<State, Action, Environment>.removalBit != 0 || !scopesInvalidation
     }
 
     /// The reducer-only path for a single unit.
@@ -283,7 +290,9 @@ public final class Store<Action: Sendable, State: Sendable, Environment: Sendabl
             soleReducer.run(action, &storage)
             notify(willChange: false)
         }
-        if supervisor != nil { reconcile(after: soleReducer.scope, mask: soleReducerMask, action: action, depth: depth) }
+        if supervisor != nil, reachesSupervision(soleReducerMask) {
+            reconcile(after: soleReducer.scope, mask: soleReducerMask, action: action, depth: depth)
+        }
     }
 
     /// Calls every observer's `willChange` (or `didChange`), in subscription order, skipping those
@@ -397,7 +406,7 @@ public final class Store<Action: Sendable, State: Sendable, Environment: Sendabl
             cancelEffectsOfRemovedElements()
         }
         // P5: reconcile, only after a mutation, only the supervisions it can reach.
-        if mutates, supervisor != nil { reconcile(after: scope, mask: mask, action: action, depth: depth) }
+        if mutates, supervisor != nil, reachesSupervision(mask) { reconcile(after: scope, mask: mask, action: action, depth: depth) }
     }
 
     /// Phase 4 for one effect: plain immediate actions go straight to the mailbox; everything else
@@ -529,7 +538,7 @@ public final class Store<Action: Sendable, State: Sendable, Environment: Sendabl
             supervision?.allowsPartial = newValue
         }
     }
-    @usableFromInline var scopesInvalidation = true
+    @exclusivity(unchecked) @usableFromInline var scopesInvalidation = true
 
     /// What phase 5 did since this Store was created: full reconciles, patches, evaluations.
     @_spi(Testing)

@@ -14,14 +14,73 @@
 // the one case the byte ranges cannot see: see `Behavior.confined(to:)`.
 
 /// Parts of a state value: byte ranges of its inline layout, or the whole value.
+///
+/// Plain data (no array, no reference): units carry one, and copying a unit on the dispatch path
+/// must not retain anything. It holds up to four ranges; more are merged into the smallest hulls
+/// that keep four, which only ever makes a footprint larger (conservative).
 @usableFromInline
 internal struct StateFootprint: Sendable, Equatable, CustomStringConvertible {
-    /// Sorted, disjoint, non-empty byte ranges; `nil`: the whole state.
-    @usableFromInline let ranges: [Range<Int>]?
+    /// The number of ranges, or -1 for the whole state.
+    @usableFromInline let count: Int8
+    /// Lower and upper bounds of up to four sorted, disjoint, non-empty ranges.
+    @usableFromInline let bounds: (Int32, Int32, Int32, Int32, Int32, Int32, Int32, Int32)
 
-    @inlinable
+    /// The most ranges a footprint keeps apart.
+    @usableFromInline static var capacity: Int { 4 }
+
+    /// A footprint from byte ranges (`nil`: the whole state). Overlapping and adjacent ranges are
+    /// merged; beyond four, the closest neighbours are merged into their hull.
+    @usableFromInline
     init(ranges: [Range<Int>]?) {
-        self.ranges = ranges
+        guard let ranges else {
+            self.init(count: -1, ranges: [])
+            return
+        }
+        var merged: [Range<Int>] = []
+        for range in ranges.filter({ !$0.isEmpty }).sorted(by: { $0.lowerBound < $1.lowerBound }) {
+            if let last = merged.last, range.lowerBound <= last.upperBound {
+                merged[merged.count - 1] = last.lowerBound..<max(last.upperBound, range.upperBound)
+            } else {
+                merged.append(range)
+            }
+        }
+        while merged.count > Self.capacity {
+            var closest = 0
+            for index in 1..<(merged.count - 1)
+            where merged[index + 1].lowerBound - merged[index].upperBound < merged[closest + 1].lowerBound - merged[closest].upperBound {
+                closest = index
+            }
+            merged[closest] = merged[closest].lowerBound..<merged[closest + 1].upperBound
+            merged.remove(at: closest + 1)
+        }
+        guard merged.allSatisfy({ $0.lowerBound >= 0 && $0.upperBound <= Int(Int32.max) }) else {
+            self.init(count: -1, ranges: [])
+            return
+        }
+        self.init(count: Int8(merged.count), ranges: merged)
+    }
+
+    private init(count: Int8, ranges: [Range<Int>]) {
+        func bound(_ index: Int, _ upper: Bool) -> Int32 {
+            guard index < ranges.count else { return 0 }
+            return Int32(upper ? ranges[index].upperBound : ranges[index].lowerBound)
+        }
+        self.count = count
+        bounds = (bound(0, false), bound(0, true), bound(1, false), bound(1, true),
+                  bound(2, false), bound(2, true), bound(3, false), bound(3, true))
+    }
+
+    /// Sorted, disjoint, non-empty byte ranges; `nil`: the whole state.
+    @usableFromInline
+    var ranges: [Range<Int>]? {
+        guard count >= 0 else { return nil }
+        let flat = [bounds.0, bounds.1, bounds.2, bounds.3, bounds.4, bounds.5, bounds.6, bounds.7]
+        return (0..<Int(count)).map { Int(flat[2 * $0])..<Int(flat[2 * $0 + 1]) }
+    }
+
+    @usableFromInline
+    static func == (lhs: StateFootprint, rhs: StateFootprint) -> Bool {
+        lhs.ranges == rhs.ranges
     }
 
     /// The whole state: overlaps every non-empty footprint.
@@ -38,26 +97,16 @@ internal struct StateFootprint: Sendable, Equatable, CustomStringConvertible {
     }
 
     /// Whether this footprint names no part of the state.
-    @inlinable var isNone: Bool { ranges?.isEmpty ?? false }
+    @inlinable var isNone: Bool { count == 0 }
 
     /// Whether this footprint is the whole state.
-    @inlinable var isWhole: Bool { ranges == nil }
+    @inlinable var isWhole: Bool { count < 0 }
 
     /// Both footprints.
     @inlinable
     func union(_ other: StateFootprint) -> StateFootprint {
         guard let mine = ranges, let theirs = other.ranges else { return .whole }
-        if mine.isEmpty { return other }
-        if theirs.isEmpty { return self }
-        var merged: [Range<Int>] = []
-        for range in (mine + theirs).sorted(by: { $0.lowerBound < $1.lowerBound }) {
-            if let last = merged.last, range.lowerBound <= last.upperBound {
-                merged[merged.count - 1] = last.lowerBound..<max(last.upperBound, range.upperBound)
-            } else {
-                merged.append(range)
-            }
-        }
-        return StateFootprint(ranges: merged)
+        return StateFootprint(ranges: mine + theirs)
     }
 
     /// The parts both footprints name.
@@ -71,7 +120,7 @@ internal struct StateFootprint: Sendable, Equatable, CustomStringConvertible {
                 common.append(max(range.lowerBound, candidate.lowerBound)..<min(range.upperBound, candidate.upperBound))
             }
         }
-        return StateFootprint(ranges: []).union(StateFootprint(ranges: common))
+        return StateFootprint(ranges: common)
     }
 
     /// Whether some byte belongs to both footprints (the whole state overlaps anything non-empty).
