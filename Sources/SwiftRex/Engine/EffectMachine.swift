@@ -148,6 +148,42 @@ internal struct EffectMachine<Payload> {
     /// The number of keys with a run, a timer, a channel or a throttle stamp.
     var liveKeyCount: Int { slotIndex.count }
 
+    /// What a registered key still holds, for diagnostics.
+    enum Holding {
+        /// A one-shot run that started and has not completed.
+        case running
+        /// A one-shot run waiting on a timer (delay or debounce) before it starts.
+        case waitingToStart(Payload)
+        /// A live channel.
+        case openChannel
+        /// A value waiting on a debounce timer before it is delivered into a live channel (with the
+        /// pacing the channel registered when it opened).
+        case pendingDelivery(ChannelDelivery?)
+        /// A channel re-creation waiting for its settle time.
+        case settling
+    }
+
+    /// Everything still running, waiting or open, by key, in slot order (throttle windows aside).
+    var holdings: [(key: AnyHashableSendable, holding: Holding)] {
+        var result: [(key: AnyHashableSendable, holding: Holding)] = []
+        for index in run.indices {
+            guard let key = slotKey[index] else { continue }
+            switch run[index] {
+            case .idle: break
+            case .starting, .oneShot: result.append((key, .running))
+            case .waiting(_, _, let payload): result.append((key, .waitingToStart(payload)))
+            case .channel: result.append((key, .openChannel))
+            }
+            if deliverTimer[index] != nil {
+                var delivery: ChannelDelivery?
+                if case .channel(_, _, _, let registered) = run[index] { delivery = registered }
+                result.append((key, .pendingDelivery(delivery)))
+            }
+            if settleTimer[index] != nil { result.append((key, .settling)) }
+        }
+        return result
+    }
+
     /// The number of keys in reconcile memory.
     var reconciledCount: Int { memoryKey.count }
 

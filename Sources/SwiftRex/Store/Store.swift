@@ -529,6 +529,10 @@ public final class Store<Action: Sendable, State: Sendable, Environment: Sendabl
 
     /// The number of keys the effect registry holds (runs, timers, channels, throttle windows).
     public var registeredEffectCount: Int { engine.liveKeyCount }
+
+    /// Every effect still running or waiting on the clock and every channel open or waiting, each
+    /// with its id and what it waits for (throttle windows aside).
+    public var pendingEffects: [PendingEffect] { engine.pendingEffects }
 }
 
 extension Store where Environment == Void {
