@@ -3,7 +3,7 @@ import Testing
 @_spi(Testing) import SwiftRex
 
 /// A store for tests: the real `Store` pipeline (phases, effects, channels and reconcile), a
-/// ``ManualClock``, and assertions on every state change and every action effects send back.
+/// ``SwiftRex/ManualClock``, and assertions on every state change and every action effects send back.
 ///
 /// Exhaustive by default: sending while received actions are unhandled, and finishing with
 /// unhandled actions, running effects or open channels, are recorded as test issues. Set
@@ -32,7 +32,7 @@ public final class TestStore<Action: Sendable, State: Sendable & Equatable, Envi
     /// The current state.
     public var state: State { store.state }
 
-    /// A test store over a behavior and an environment, on a fresh ``ManualClock``, with a fixed
+    /// A test store over a behavior and an environment, on a fresh ``SwiftRex/ManualClock``, with a fixed
     /// date and sequential UUIDs.
     public init(
         initial: State,
@@ -101,7 +101,7 @@ public final class TestStore<Action: Sendable, State: Sendable & Equatable, Envi
         )
     }
 
-    /// Receives an action equal to `action`; see ``receive(_:fileID:filePath:line:column:assert:)-(Action)->Bool``.
+    /// Receives an action equal to `action`; see ``receive(_:fileID:filePath:line:column:assert:)-((Action)->Bool,_,_,_,_,_)``.
     /// A different action is reported with both actions side by side and, when they are the same
     /// case, the parts of the payload that differ.
     public func receive(

@@ -69,8 +69,8 @@ internal func reportDiagnostic(_ diagnostic: StoreDiagnostic) {
 }
 
 /// Global defaults for Store diagnostics, modelled on RxSwift's `Hooks`. Each Store copies them at
-/// initialisation and can override them (``Store/reentranceThreshold``, ``Store/onReentranceDetected``,
-/// ``Store/onDiagnostic``).
+/// initialisation and can override the runaway-loop ones (``Store/reentranceThreshold``,
+/// ``Store/onReentranceDetected``).
 @MainActor
 public enum StoreHooks {
     /// The default runaway-loop threshold (clamped to at least 1 when a Store reads it).
