@@ -50,7 +50,7 @@ extension Effect {
     }
 
     /// The actions the components send synchronously when subscribed in component order — the
-    /// effect half of observational equality (SPEC §1.10). Every subscription is cancelled before
+    /// effect half of observational equality (<doc:Composition#Observational-equality-and-the-laws>). Every subscription is cancelled before
     /// this returns.
     public func emittedActions() -> [DispatchedAction<Action>] {
         let recording = record()
