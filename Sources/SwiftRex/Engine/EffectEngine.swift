@@ -152,7 +152,8 @@ internal final class EffectEngine<Action: Sendable>: EffectInterpreter {
         }
     }
 
-    /// Reconciles one segment of the desired set (D5), leaving every other channel alone.
+    /// Reconciles one segment of the desired set (one element's channels:
+    /// <doc:SupervisionAndChannels#Reconcile-cost>), leaving every other channel alone.
     /// Returns `false`, doing nothing, when it cannot be done soundly in part (the machine is
     /// mid-operation, the segment would take over another segment's key, or the last full set had
     /// duplicate keys): the caller then reconciles the full set.
