@@ -48,7 +48,8 @@ internal struct ReconcileEntry<Payload> {
     /// The supervision segment (one supervision unit of the behavior) that wants the channel.
     var segment: Int = 0
     /// The channel's place in container order (segment, element, index within the element),
-    /// which orders leavers (D7) even after single-element reconciles; `nil`: its desired position.
+    /// which orders leavers (cancelled in container order) even after single-element reconciles;
+    /// `nil`: its desired position.
     var order: UInt64? = nil
 }
 
@@ -58,8 +59,10 @@ internal struct AnonymousEffectKey: Hashable, Sendable {
 }
 
 /// The pure core of the effect engine: the keyed registry of runs, timers and channels in flat
-/// arrays, every scheduling policy of SPEC §2.5, channel opening and delivery (§3.2), and reconcile
-/// (§3.4 with D7, D8, D10). Generation tags make a stale completion or timer a no-op (D9), and every
+/// arrays, every scheduling policy (<doc:EffectsAndScheduling#Scheduling-policies>), channel opening
+/// and delivery (<doc:EffectsAndScheduling#Channels-in-effects>), and reconcile
+/// (<doc:SupervisionAndChannels#How-reconcile-decides>). Generation tags make a stale completion or
+/// timer a no-op (<doc:EffectsAndScheduling#The-registry>), and every
 /// token is cancelled exactly once, by the machine.
 ///
 /// Value type, no tasks, no clock: time comes in as `now`, side effects go out through an
@@ -187,7 +190,7 @@ internal struct EffectMachine<Payload> {
     /// The number of keys in reconcile memory.
     var reconciledCount: Int { memoryKey.count }
 
-    // MARK: Scheduling (§2.5)
+    // MARK: Scheduling (EffectsAndScheduling, "Scheduling policies")
 
     /// Schedules one component. `traits` is non-nil for a channel payload.
     mutating func schedule<I: EffectInterpreter>(
@@ -268,7 +271,8 @@ internal struct EffectMachine<Payload> {
         }
     }
 
-    /// A one-shot run or a channel completed. Only the run with this generation is removed (D9);
+    /// A one-shot run or a channel completed. Only the run with this generation is removed (a stale
+    /// completion does nothing);
     /// throttle stamps and reconcile memory stay.
     mutating func complete<I: EffectInterpreter>(key: AnyHashableSendable, generation: UInt64, using interpreter: I) where I.Payload == Payload {
         guard let slot = slotIndex[key], run[slot].generation == generation else { return }
@@ -297,7 +301,7 @@ internal struct EffectMachine<Payload> {
         for key in slotKey.compactMap({ $0 }) { cancel(key: key, using: interpreter) }
     }
 
-    /// The throttle gate of §2.5 step 4, with the prune done lazily for this key: a stamp at least
+    /// The throttle gate, with the prune done lazily for this key: a stamp at least
     /// as old as its own interval has lapsed; a live one drops the call only when it is also younger
     /// than the call's interval (so a zero or negative interval never throttles).
     private func isThrottled(_ slot: Int, interval: Duration, now: Duration) -> Bool {
@@ -306,7 +310,7 @@ internal struct EffectMachine<Payload> {
         return age < last.interval && age < interval
     }
 
-    // MARK: Channels (§3.2)
+    // MARK: Channels (opening and delivery)
 
     private mutating func scheduleChannel<I: EffectInterpreter>(
         _ payload: Payload, traits: ChannelTraits, key: AnyHashableSendable, now: Duration, using interpreter: I
@@ -323,7 +327,7 @@ internal struct EffectMachine<Payload> {
             case .debounce(let window):
                 deliverTimer[slot].map { $0.token.cancel() }
                 guard window > .zero else {
-                    // A non-positive window delivers at once, like a one-shot debounce (§2.5).
+                    // A non-positive window delivers at once, like a one-shot debounce.
                     deliverTimer[slot] = nil
                     interpreter.deliver(payload, to: sink)
                     return
@@ -351,7 +355,7 @@ internal struct EffectMachine<Payload> {
         }
     }
 
-    // MARK: Reconcile (§3.4, D5, D7, D8, D10)
+    // MARK: Reconcile (SupervisionAndChannels, "How reconcile decides")
 
     /// Brings the live channels in line with the desired set. An unchanged set does nothing and
     /// allocates nothing. Leavers are cancelled (in their previous order) before anything opens;
@@ -382,7 +386,7 @@ internal struct EffectMachine<Payload> {
 
         lastFullHadDuplicates = unique.count != desired.count
 
-        // Leavers first, in their previous container order (D7).
+        // Leavers first, in their previous container order.
         var leavers: [Int] = []
         for index in memoryKey.indices where position[memoryKey[index]] == nil { leavers.append(index) }
         if leavers.count > 1 { leavers.sort { memorySeq[$0] < memorySeq[$1] } }
@@ -440,7 +444,7 @@ internal struct EffectMachine<Payload> {
         }
     }
 
-    // MARK: Segment reconcile (D5)
+    // MARK: Segment reconcile (one element's channels; SupervisionAndChannels, "Reconcile cost")
 
     /// True when `previous` (the keys a segment wanted last time) and the `count` identities read
     /// by index are the same channels with the same reset and broadcast keys, all remembered for
@@ -583,7 +587,7 @@ internal struct EffectMachine<Payload> {
     /// exactly: every key remembered with the same reset and broadcast keys, in the same order, and
     /// no remembered key missing. O(n) hash lookups, no allocation; lets the engine skip building
     /// entries at all. A reordered set is not a match: memory must follow the container order, since
-    /// the next reconcile cancels leavers in that order (D7).
+    /// the next reconcile cancels leavers in that order.
     mutating func matchesMemory(
         count: Int,
         _ identity: (Int) -> (key: AnyHashableSendable, reset: AnyHashableSendable?, broadcast: AnyHashableSendable?)
@@ -617,7 +621,8 @@ internal struct EffectMachine<Payload> {
         settleTimer[slot] = PendingTimer(generation: generation, token: token, payload: entry.payload, traits: entry.traits)
     }
 
-    /// Marks a remembered supervised key as cancelled by id (D10).
+    /// Marks a remembered supervised key as cancelled by id: it stays closed until it leaves the
+    /// desired set and comes back.
     private mutating func suppress(_ key: AnyHashableSendable) {
         if let index = memoryIndex[key] { memorySuppressed[index] = true }
     }

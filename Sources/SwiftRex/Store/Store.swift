@@ -3,7 +3,7 @@ import Foundation
 /// The sole owner of mutable state and the interpreter of every effect: the only place state
 /// mutates and effects run.
 ///
-/// For each dispatched action the Store runs the phases of SPEC §5.2:
+/// For each dispatched action the Store runs five phases (<doc:DispatchPipeline#The-five-phases>):
 /// 1. **handle** — every reaction sees the pre-mutation state;
 /// 2. **mutate** — only when some unit mutates: every observer's `willChange`, the mutations in
 ///    place (no copy of the state), every observer's `didChange`; an `.unchanged` fold notifies nobody;
@@ -391,7 +391,8 @@ public final class Store<Action: Sendable, State: Sendable, Environment: Sendabl
         supervision?.reconcileAll(state: storage, environment: environment, engine: engine, depth: depth + 1)
     }
 
-    /// Phase 5 after a mutation of `scope` by `action`: only the element it changed, when sound (D5).
+    /// Phase 5 after a mutation of `scope` by `action`: only the element it changed, when sound
+    /// (<doc:SupervisionAndChannels#Reconcile-cost>).
     @usableFromInline
     internal func reconcile(after scope: MutationScope, action: Action, depth: Int) {
         supervision?.reconcile(after: scope, action: action, state: storage, environment: environment, engine: engine, depth: depth + 1)
@@ -448,7 +449,7 @@ public final class Store<Action: Sendable, State: Sendable, Environment: Sendabl
     }
     @usableFromInline var interceptEffectActions: (@MainActor (DispatchedAction<Action>, Int) -> Void)?
 
-    /// Whether an action that changed one collection element reconciles that element alone (D5);
+    /// Whether an action that changed one collection element reconciles that element alone
     /// on by default. Turning it off makes every reconcile evaluate the full desired set, which
     /// tests use as the reference the incremental path must agree with.
     @_spi(Testing)

@@ -82,7 +82,8 @@ public enum StoreHooks {
         assertionFailure(info.description)
     }
 
-    /// The handler for other detected misuse: logs it; a duplicate id also asserts in debug builds (D12).
+    /// The handler for other detected misuse: logs it; a duplicate id also asserts in debug builds
+    /// (<doc:Lifting#Duplicate-ids>).
     public static var onDiagnostic: @MainActor (StoreDiagnostic) -> Void = { diagnostic in
         print("SwiftRex: \(diagnostic)")
         if diagnostic.kind == .duplicateID { assertionFailure(diagnostic.description) }

@@ -1,6 +1,7 @@
 /// A Store's phase 5: the behavior's supervision units as reconcile segments, with the per-store
 /// trackers of collection lifts, so that an action that changed one element reconciles only that
-/// element (D5) and everything else reconciles the full desired set.
+/// element (<doc:SupervisionAndChannels#Reconcile-cost>) and everything else reconciles the full
+/// desired set.
 @MainActor
 @usableFromInline
 internal final class SupervisionPlan<State: Sendable, Action: Sendable, Environment: Sendable> {
