@@ -123,6 +123,30 @@ import SwiftRex
         #expect(text.contains("… and 95 more differences"), "\(text)")
     }
 
+    /// Bad input: values with a reference cycle, or nested deeper than the walk goes. Defined
+    /// outcome: the walk ends (a class already on the path is not walked again; past 64 levels a
+    /// part is reported whole, described in at most a few hundred characters).
+    @Test func cyclesAndDeepNestingEndTheWalk() {
+        final class Node {
+            var value: Int
+            var next: Node?
+            init(_ value: Int) { self.value = value }
+        }
+        let expected = Node(1)
+        expected.next = expected
+        let actual = Node(2)
+        actual.next = actual
+        let cyclic = stateDifference(expected: expected, actual: actual)
+        #expect(cyclic.contains(".value: 1") && cyclic.contains(".value: 2"), "\(cyclic)")
+
+        indirect enum Chain: Equatable { case end(Int), link(Chain) }
+        func chain(_ depth: Int, end: Int) -> Chain { (0..<depth).reduce(Chain.end(end)) { inner, _ in .link(inner) } }
+        let deep = stateDifferenceReport(expected: chain(200, end: 1), actual: chain(200, end: 2))
+        #expect(deep.differences == 1)
+        // One header line per level, up to the depth limit: bounded, however deep the value.
+        #expect(deep.text.utf8.count < 8_000, "\(deep.text.utf8.count) bytes")
+    }
+
     // MARK: Received actions side by side
 
     @Test func aDifferentReceivedActionIsShownBesideTheExpectedOne() async {
