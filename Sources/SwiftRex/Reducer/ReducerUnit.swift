@@ -16,15 +16,21 @@ internal struct ReducerUnit<Action, State>: Sendable {
     /// (<doc:SupervisionAndChannels#Reconcile-cost>).
     @usableFromInline
     let scope: MutationScope
+    /// The part of the state the unit may write: a Store skips every supervision that reads
+    /// none of it (see `StateFootprint`).
+    @usableFromInline
+    let footprint: UnitFootprint
 
     @inlinable
     init(
         applies: (@Sendable (Action, borrowing State) -> Bool)? = nil,
         scope: MutationScope = .anything,
+        footprint: UnitFootprint = .whole,
         run: @escaping @Sendable (Action, inout State) -> Void
     ) {
         self.applies = applies
         self.scope = scope
+        self.footprint = footprint
         self.run = run
     }
 
