@@ -3,7 +3,8 @@ import Testing
 @_spi(Testing) import SwiftRex
 
 /// A store for tests: the real `Store` pipeline (phases, effects, channels and reconcile), a
-/// ``SwiftRex/ManualClock``, and assertions on every state change and every action effects send back.
+/// ``SwiftRex/ManualClock``, and assertions on every state change and every action effects send
+/// back (<doc:Testing>).
 ///
 /// Exhaustive by default: sending while received actions are unhandled, and finishing with
 /// unhandled actions, running effects or open channels, are recorded as test issues. Set
@@ -32,8 +33,8 @@ public final class TestStore<Action: Sendable, State: Sendable & Equatable, Envi
     /// The current state.
     public var state: State { store.state }
 
-    /// A test store over a behavior and an environment, on a fresh ``SwiftRex/ManualClock``, with a fixed
-    /// date and sequential UUIDs.
+    /// A test store over a behavior and an environment, on a fresh ``SwiftRex/ManualClock``, with a
+    /// fixed date and sequential UUIDs.
     public init(
         initial: State,
         behavior: Behavior<Action, State, Environment>,
@@ -101,9 +102,10 @@ public final class TestStore<Action: Sendable, State: Sendable & Equatable, Envi
         )
     }
 
-    /// Receives an action equal to `action`; see ``receive(_:fileID:filePath:line:column:assert:)-((Action)->Bool,_,_,_,_,_)``.
-    /// A different action is reported with both actions side by side and, when they are the same
-    /// case, the parts of the payload that differ.
+    /// Receives an action equal to `action`; see
+    /// ``receive(_:fileID:filePath:line:column:assert:)-((Action)->Bool,_,_,_,_,_)``. A different
+    /// action is reported with both actions side by side and, when they are the same case, the
+    /// parts of the payload that differ.
     public func receive(
         _ action: Action,
         fileID: String = #fileID, filePath: String = #filePath, line: Int = #line, column: Int = #column,
