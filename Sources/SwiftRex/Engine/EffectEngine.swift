@@ -339,6 +339,32 @@ internal final class EffectEngine<Action: Sendable>: EffectInterpreter {
         return settledLiveKeyCount
     }
 
+    /// Everything the registry still holds, named for diagnostics; empty while the machine is
+    /// mid-operation.
+    var pendingEffects: [PendingEffect] {
+        guard !isBusy else { return [] }
+        return machine.holdings.map { key, holding in
+            let id: AnyHashableSendable? = key.base is AnonymousEffectKey ? nil : key
+            switch holding {
+            case .running:
+                return PendingEffect(id: id, kind: .running)
+            case .waitingToStart(let payload):
+                let scheduling = payload.component.scheduling
+                var debounce: Duration?
+                if case .debounce(let window)? = scheduling.coalesce { debounce = window }
+                return PendingEffect(id: id, kind: .waitingToStart(delay: scheduling.delay, debounce: debounce))
+            case .openChannel:
+                return PendingEffect(id: id, kind: .openChannel)
+            case .pendingDelivery(let delivery):
+                var debounce: Duration?
+                if case .debounce(let window)? = delivery { debounce = window }
+                return PendingEffect(id: id, kind: .pendingDelivery(debounce: debounce))
+            case .settling:
+                return PendingEffect(id: id, kind: .settling)
+            }
+        }
+    }
+
     private var settledOpenChannelKeys: [AnyHashableSendable] = []
     private var settledLiveKeyCount = 0
 

@@ -48,7 +48,8 @@ internal struct ReconcileEntry<Payload> {
     /// The supervision segment (one supervision unit of the behavior) that wants the channel.
     var segment: Int = 0
     /// The channel's place in container order (segment, element, index within the element),
-    /// which orders leavers (D7) even after single-element reconciles; `nil`: its desired position.
+    /// which orders leavers (cancelled in container order) even after single-element reconciles;
+    /// `nil`: its desired position.
     var order: UInt64? = nil
 
     /// The identity as plain data (see `ChannelIdentity`).
@@ -61,8 +62,10 @@ internal struct AnonymousEffectKey: Hashable, Sendable {
 }
 
 /// The pure core of the effect engine: the keyed registry of runs, timers and channels in flat
-/// arrays, every scheduling policy of SPEC §2.5, channel opening and delivery (§3.2), and reconcile
-/// (§3.4 with D7, D8, D10). Generation tags make a stale completion or timer a no-op (D9), and every
+/// arrays, every scheduling policy (<doc:EffectsAndScheduling#Scheduling-policies>), channel opening
+/// and delivery (<doc:EffectsAndScheduling#Channels-in-effects>), and reconcile
+/// (<doc:SupervisionAndChannels#How-reconcile-decides>). Generation tags make a stale completion or
+/// timer a no-op (<doc:EffectsAndScheduling#The-registry>), and every
 /// token is cancelled exactly once, by the machine.
 ///
 /// Value type, no tasks, no clock: time comes in as `now`, side effects go out through an
@@ -156,10 +159,46 @@ internal struct EffectMachine<Payload> {
     /// The number of keys with a run, a timer, a channel or a throttle stamp.
     var liveKeyCount: Int { slotIndex.count }
 
+    /// What a registered key still holds, for diagnostics.
+    enum Holding {
+        /// A one-shot run that started and has not completed.
+        case running
+        /// A one-shot run waiting on a timer (delay or debounce) before it starts.
+        case waitingToStart(Payload)
+        /// A live channel.
+        case openChannel
+        /// A value waiting on a debounce timer before it is delivered into a live channel (with the
+        /// pacing the channel registered when it opened).
+        case pendingDelivery(ChannelDelivery?)
+        /// A channel re-creation waiting for its settle time.
+        case settling
+    }
+
+    /// Everything still running, waiting or open, by key, in slot order (throttle windows aside).
+    var holdings: [(key: AnyHashableSendable, holding: Holding)] {
+        var result: [(key: AnyHashableSendable, holding: Holding)] = []
+        for index in run.indices {
+            guard let key = slotKey[index] else { continue }
+            switch run[index] {
+            case .idle: break
+            case .starting, .oneShot: result.append((key, .running))
+            case .waiting(_, _, let payload): result.append((key, .waitingToStart(payload)))
+            case .channel: result.append((key, .openChannel))
+            }
+            if deliverTimer[index] != nil {
+                var delivery: ChannelDelivery?
+                if case .channel(_, _, _, let registered) = run[index] { delivery = registered }
+                result.append((key, .pendingDelivery(delivery)))
+            }
+            if settleTimer[index] != nil { result.append((key, .settling)) }
+        }
+        return result
+    }
+
     /// The number of keys in reconcile memory.
     var reconciledCount: Int { memoryKey.count }
 
-    // MARK: Scheduling (§2.5)
+    // MARK: Scheduling (EffectsAndScheduling, "Scheduling policies")
 
     /// Schedules one component. `traits` is non-nil for a channel payload.
     mutating func schedule<I: EffectInterpreter>(
@@ -240,7 +279,8 @@ internal struct EffectMachine<Payload> {
         }
     }
 
-    /// A one-shot run or a channel completed. Only the run with this generation is removed (D9);
+    /// A one-shot run or a channel completed. Only the run with this generation is removed (a stale
+    /// completion does nothing);
     /// throttle stamps and reconcile memory stay.
     mutating func complete<I: EffectInterpreter>(key: AnyHashableSendable, generation: UInt64, using interpreter: I) where I.Payload == Payload {
         guard let slot = slotIndex[key], run[slot].generation == generation else { return }
@@ -269,7 +309,7 @@ internal struct EffectMachine<Payload> {
         for key in slotKey.compactMap({ $0 }) { cancel(key: key, using: interpreter) }
     }
 
-    /// The throttle gate of §2.5 step 4, with the prune done lazily for this key: a stamp at least
+    /// The throttle gate, with the prune done lazily for this key: a stamp at least
     /// as old as its own interval has lapsed; a live one drops the call only when it is also younger
     /// than the call's interval (so a zero or negative interval never throttles).
     private func isThrottled(_ slot: Int, interval: Duration, now: Duration) -> Bool {
@@ -278,7 +318,7 @@ internal struct EffectMachine<Payload> {
         return age < last.interval && age < interval
     }
 
-    // MARK: Channels (§3.2)
+    // MARK: Channels (opening and delivery)
 
     private mutating func scheduleChannel<I: EffectInterpreter>(
         _ payload: Payload, traits: ChannelTraits, key: AnyHashableSendable, now: Duration, using interpreter: I
@@ -295,7 +335,7 @@ internal struct EffectMachine<Payload> {
             case .debounce(let window):
                 deliverTimer[slot].map { $0.token.cancel() }
                 guard window > .zero else {
-                    // A non-positive window delivers at once, like a one-shot debounce (§2.5).
+                    // A non-positive window delivers at once, like a one-shot debounce.
                     deliverTimer[slot] = nil
                     interpreter.deliver(payload, to: sink)
                     return
@@ -323,7 +363,7 @@ internal struct EffectMachine<Payload> {
         }
     }
 
-    // MARK: Reconcile (§3.4, D5, D7, D8, D10)
+    // MARK: Reconcile (SupervisionAndChannels, "How reconcile decides")
 
     /// Brings the live channels in line with the desired set. An unchanged set does nothing and
     /// allocates nothing. Leavers are cancelled (in their previous order) before anything opens;
@@ -354,7 +394,7 @@ internal struct EffectMachine<Payload> {
 
         lastFullHadDuplicates = unique.count != desired.count
 
-        // Leavers first, in their previous container order (D7).
+        // Leavers first, in their previous container order.
         var leavers: [Int] = []
         for index in memoryKey.indices where position[memoryKey[index]] == nil { leavers.append(index) }
         if leavers.count > 1 { leavers.sort { memorySeq[$0] < memorySeq[$1] } }
@@ -486,7 +526,7 @@ internal struct EffectMachine<Payload> {
                 }
             }
         }
-        // Leavers: previous keys no patch wants any more, in their previous container order (D7).
+        // Leavers: previous keys no patch wants any more, in their previous container order.
         var leavers: [Int] = []
         for patch in patches {
             for key in patch.previous {
@@ -665,7 +705,7 @@ internal struct EffectMachine<Payload> {
     /// same reset and broadcast keys, in the same order, and no remembered key missing. O(n) hash
     /// lookups, no allocation; lets the engine skip building entries at all. A reordered set is not
     /// a match: memory must follow the container order, since the next reconcile cancels leavers in
-    /// that order (D7).
+    /// that order (leavers close in container order).
     mutating func beginMatch() {
         epoch &+= 1
         matchDistinct = 0
@@ -710,7 +750,8 @@ internal struct EffectMachine<Payload> {
         settleTimer[slot] = PendingTimer(generation: generation, token: token, payload: entry.payload, traits: entry.traits)
     }
 
-    /// Marks a remembered supervised key as cancelled by id (D10).
+    /// Marks a remembered supervised key as cancelled by id: it stays closed until it leaves the
+    /// desired set and comes back.
     private mutating func suppress(_ key: AnyHashableSendable) {
         if let index = memoryIndex[key] { memorySuppressed[index] = true }
     }

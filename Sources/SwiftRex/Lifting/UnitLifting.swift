@@ -144,7 +144,8 @@ internal struct ElementLift<LA: Sendable, LS: Sendable, LE: Sendable, GA: Sendab
     @usableFromInline let reduceEach: @Sendable (inout GS, LA, @Sendable (LA, inout LS) -> Void) -> Void
     @usableFromInline let narrow: @Sendable (GE) -> LE
     @usableFromInline let site: LiftSite
-    /// This lift's identity, matching its units' mutation scopes with its supervision (D5).
+    /// This lift's identity, matching its units' mutation scopes with its supervision (incremental
+    /// reconcile: <doc:SupervisionAndChannels#Reconcile-cost>).
     @usableFromInline let token: LiftToken
     /// Where the container lies in the app's state: every element unit touches it, and the
     /// elements owning its effects live there.
@@ -335,7 +336,7 @@ internal struct ElementLift<LA: Sendable, LS: Sendable, LE: Sendable, GA: Sendab
 
     /// Fans the element supervisor out over every present element, walking storage once:
     /// channels re-embed their actions and are stamped with the element and the lift site. The
-    /// keyed form lets a store re-evaluate one element only (D5).
+    /// keyed form lets a store re-evaluate one element only.
     @inlinable func liftSupervision(
         _ supervise: @escaping @MainActor @Sendable (LS) -> Supervision<LA, LE>, footprint: UnitFootprint
     ) -> SupervisionUnit<GS, GA, GE> {

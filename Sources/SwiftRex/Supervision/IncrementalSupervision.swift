@@ -1,5 +1,6 @@
-// Incremental supervision (D5): after an action that changes one element of a large supervised
-// collection, only that element's channels are recomputed and reconciled.
+// Incremental supervision (<doc:SupervisionAndChannels#Reconcile-cost>): after an action that
+// changes one element of a large supervised collection, only that element's channels are recomputed
+// and reconciled.
 //
 // Two static facts make it sound. Every reducer unit declares its `MutationScope` — what it may
 // mutate for an action: anything, the element the action addresses through one collection lift,
