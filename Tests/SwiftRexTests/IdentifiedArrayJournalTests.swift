@@ -135,6 +135,36 @@ import Testing
         Self.expectReplay(edits ?? [], from: before, reaches: elements)
     }
 
+    struct Stop: Error {}
+
+    @Test func aWriteThatThrowsMidwayKeepsWhatItWroteAndJournalsIt() {
+        var elements = IdentifiedArray([Item(1), Item(2), Item(3)])
+        let before = Snapshot(elements)
+        func bump(_ item: inout Item?) throws {
+            item?.value = 9
+            throw Stop()
+        }
+        func put(_ item: inout Item?) throws {
+            item = Item(5, 5)
+            throw Stop()
+        }
+        func rekey(_ item: inout Item) throws {
+            item.id = 3
+            throw Stop()
+        }
+        #expect(throws: Stop.self) { try bump(&elements[id: 1]) }
+        #expect(throws: Stop.self) { try bump(&elements[id: 8]) }
+        #expect(throws: Stop.self) { try put(&elements[id: 7]) }
+        #expect(throws: Stop.self) { try rekey(&elements[elements.index(id: 2)!]) }
+        #expect(throws: Stop.self) { try elements.updateEach { item in if item.id == 5 { throw Stop() }; item.value += 1 } }
+        #expect(throws: Stop.self) { try elements.sort { lhs, rhs in if lhs.id == 5 || rhs.id == 5 { throw Stop() }; return lhs.id > rhs.id } }
+        #expect(Array(elements.ids).sorted() == [1, 3, 5])
+        #expect(elements[id: 1]?.value == 10)
+        #expect(elements[id: 5]?.value == 5)
+        Identified.expectSound(elements)
+        Self.expectReplay(Self.edits(of: elements, since: before.version) ?? [], from: before, reaches: elements)
+    }
+
     // MARK: Bounds of the journal
 
     @Test func sixtyFourRecordsAreReplayedAndTheSixtyFifthOverflows() {

@@ -146,11 +146,14 @@ extension IdentifiedArray: BidirectionalCollection {
             let slot = liveSlot(position, "IdentifiedArray subscript")
             return slots[slot].unsafelyUnwrapped
         }
+        // As `subscript(id:)`'s: a small frame, so an out-of-line call does not allocate.
+        @inline(__always)
         _modify {
             let slot = liveSlot(position, "IdentifiedArray subscript")
             let id = slots[slot].unsafelyUnwrapped.id
-            defer { noteWrite(slot: slot, formerID: id) }
-            yield &slots[slot]!
+            let cell = slotPointer(slot)
+            defer { endModify(id: id, cell: cell) }
+            yield &cell.pointee!
         }
     }
 }

@@ -5,7 +5,8 @@ extension IdentifiedArray {
     /// - Set: `nil` removes the element (O(1) amortised); a value for a present id replaces it in
     ///   place; a value for an absent id is appended (O(1) amortised).
     /// - Modify (`rows[id: 7]?.title = …`): in place, no copy of the element or of the storage
-    ///   when it is uniquely referenced; O(1).
+    ///   when it is uniquely referenced, no allocation; O(1). Modifying an absent id allocates one
+    ///   scratch cell for the duration of the access.
     ///
     /// A value whose own id differs from `id` is a misuse with a defined outcome: written over a
     /// present element, it re-keys that element under the value's id at the same position (any
@@ -25,15 +26,14 @@ extension IdentifiedArray {
             slots[slot] = newValue
             noteWrite(slot: slot, formerID: id)
         }
+        // Called out of line (an optional-chained write such as `rows[id: 7]?.title = …` cannot
+        // be inlined), a `_modify` coroutine heap-allocates its frame when what it keeps across
+        // the yield exceeds four words: keep only `self`, `id` and one pointer there.
+        @inline(__always)
         _modify {
-            guard let slot = slotByID[id] else {
-                var value: Element? = nil
-                defer { if let value { _ = store(value) } }
-                yield &value
-                return
-            }
-            defer { noteWrite(slot: slot, formerID: id) }
-            yield &slots[slot]
+            let cell = beginModify(id: id)
+            defer { endModify(id: id, cell: cell) }
+            yield &cell.pointee
         }
     }
 
