@@ -1,4 +1,4 @@
-@testable import SwiftRex
+@_spi(Testing) @testable import SwiftRex
 import SwiftRexTestSupport
 import Testing
 
@@ -10,6 +10,7 @@ enum IdentifiedApp {
         case touchAll
         case add(Int)
         case remove(Int)
+        case count
     }
 
     struct Row: Identifiable, Sendable, Equatable {
@@ -196,6 +197,28 @@ enum IdentifiedApp {
         var empty = App.AppState()
         empty.rows = []
         #expect(!each.step(.touchAll, state: &empty, environment: ()).mutated)
+    }
+
+    @Test func aSiblingSliceMutationEvaluatesNoRowSupervision() {
+        let evaluations = CoreFixtures.Counter()
+        let rows = Behavior<App.RowAction, App.Row, Void>
+            .reduce { action, row in if action == .touch { row.touches += 1 } }
+            .supervise { _ in
+                evaluations.increment()
+                return Supervision { _ in [] }
+            }
+            .liftCollection(.action(App.rowPrism).state(\App.AppState.rows), site: "rows")
+        let counter = Behavior<App.AppAction, Int, Void>
+            .reduce { action, counter in if action == .count { counter += 1 } }
+            .lift(.action(Prism<App.AppAction, App.AppAction>(preview: { $0 == .count ? $0 : nil }, review: { $0 })).state(\App.AppState.counter))
+        let store = Store(initial: App.AppState(), behavior: rows <> counter, environment: ())
+        let before = (evaluations.value, store.supervisionStatistics)
+        store.dispatch(.count)
+        #expect(store.state.counter == 1)
+        #expect(evaluations.value == before.0)
+        #expect(store.supervisionStatistics == before.1)
+        store.dispatch(.row(ElementAction(2, action: .touch)))
+        #expect(evaluations.value - before.0 == 1)
     }
 
     @Test func aStoreOpensAChannelPerRowAndClosesTheRemovedOnes() {

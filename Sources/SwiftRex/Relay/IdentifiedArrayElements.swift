@@ -55,3 +55,7 @@ extension Relay {
         }
     }
 }
+
+extension Relay.IdentifiedArrayElements: PlacesFocus {
+    @inlinable var focusPlacement: FocusPlacement { .within(container.inlineRange) }
+}
