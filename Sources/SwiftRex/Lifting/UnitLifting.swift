@@ -150,6 +150,9 @@ internal struct ElementLift<LA: Sendable, LS: Sendable, LE: Sendable, GA: Sendab
     /// Where the container lies in the app's state: every element unit touches it, and the
     /// elements owning its effects live there.
     @usableFromInline let container: FocusPlacement
+    /// The container's edit journal, when it keeps one (an `IdentifiedArray`): supervision then
+    /// re-evaluates only the elements an edit touched.
+    @usableFromInline let journal: LaneJournal<GS, ID>?
 
     @inlinable init<SL: KeyedState, EL: NarrowsEnvironment>(
         addressed: (@Sendable (GA) -> (ID, LA)?)?,
@@ -169,6 +172,7 @@ internal struct ElementLift<LA: Sendable, LS: Sendable, LE: Sendable, GA: Sendab
         self.site = site
         token = .next()
         container = .of(state)
+        journal = laneJournal(of: state)
     }
 
     /// An element unit's footprint in the app's state: it touches the container, and its effects
@@ -373,6 +377,7 @@ internal struct ElementLift<LA: Sendable, LS: Sendable, LE: Sendable, GA: Sendab
         let embed = self.embed
         let site = self.site
         let extractAddressed = self.extractAddressed
+        let journal = self.journal
         @MainActor func channels(of id: ID, _ slice: LS, _ environment: LE, into keep: inout Keep<GA>) {
             for channel in supervise(slice).runReader(environment) {
                 keep.append(channel.mapAction { embed(id, $0) }.scopedToElement(id, site: site))
@@ -380,11 +385,15 @@ internal struct ElementLift<LA: Sendable, LS: Sendable, LE: Sendable, GA: Sendab
         }
         return ElementSupervisionTracker(
             addressedID: { action in extractAddressed?(action)?.0 },
-            evaluateAll: { state, environment, keep, ids, keys in
+            journal: journal,
+            evaluateAll: { state, environment, keep, ids, keys, ordinals in
                 let local = narrow(environment)
                 forEachElement(state) { id, slice in
                     let start = keep.count
                     channels(of: id, slice, local, into: &keep)
+                    // A journaled container's slots are stable across edits; a plain one's
+                    // positions are the ordinals.
+                    ordinals.append(journal?.slot(id, state) ?? ids.count)
                     ids.append(id)
                     keys.append(ElementKeys(keep, start..<keep.count))
                 }
@@ -394,20 +403,53 @@ internal struct ElementLift<LA: Sendable, LS: Sendable, LE: Sendable, GA: Sendab
                 channels(of: id, slice, narrow(environment), into: &keep)
                 return true
             },
-            buildMemo: { ids, keys in
+            buildMemo: { ids, keys, ordinals in
                 var memo: [ID: ElementMemo] = [:]
                 memo.reserveCapacity(ids.count)
                 for index in ids.indices where memo[ids[index]] == nil {
-                    memo[ids[index]] = ElementMemo(keys: keys[index], ordinal: index)
+                    memo[ids[index]] = ElementMemo(keys: keys[index], ordinal: ordinals[index])
                 }
                 return memo
             },
-            memoMatches: { ids, memo in
+            memoMatches: { ids, ordinals, memo in
                 guard ids.count == memo.count else { return false }
-                for index in ids.indices where memo[ids[index]]?.ordinal != index { return false }
+                for index in ids.indices where memo[ids[index]]?.ordinal != ordinals[index] { return false }
                 return true
             },
             setKeys: { memo, id, keys in memo[id]?.keys = keys },
+            applyEdits: { memo, edits in
+                for edit in edits {
+                    if let keys = edit.keys {
+                        memo[edit.id] = ElementMemo(keys: keys, ordinal: edit.ordinal)
+                    } else {
+                        memo[edit.id] = nil
+                    }
+                }
+            },
+            editedIDs: { state, version in
+                guard let journal else { return nil }
+                var ids: [ID] = []
+                var seen = Set<ID>()
+                var reordered = false
+                let known = journal.forEachEdit(state, version) { edit in
+                    switch edit {
+                    case .inserted(let id), .removed(let id), .modified(let id):
+                        if seen.insert(id).inserted { ids.append(id) }
+                    case .reordered:
+                        reordered = true
+                    }
+                }
+                return known && !reordered ? ids : nil
+            },
+            onlyModified: { state, version, id in
+                guard let journal else { return false }
+                var only = true
+                let known = journal.forEachEdit(state, version) { edit in
+                    if case .modified(let edited) = edit, edited == id { return }
+                    only = false
+                }
+                return known && only
+            },
             rememberedKeys: { memo, keys in
                 for element in memo.values { keys.append(contentsOf: element.keys) }
             }

@@ -59,3 +59,16 @@ extension Relay {
 extension Relay.IdentifiedArrayElements: PlacesFocus {
     @inlinable var focusPlacement: FocusPlacement { .within(container.inlineRange) }
 }
+
+extension Relay.IdentifiedArrayElements: JournaledKeyedState {
+    /// The container's content version.
+    @inlinable func contentVersion(in state: GlobalState) -> UInt64 { container.get(state).contentVersion }
+
+    /// The container's edits since `version` (see `IdentifiedArray.forEachEdit(since:_:)`).
+    @inlinable func forEachEdit(in state: GlobalState, since version: UInt64, _ body: (ContainerEdit<Element.ID>) -> Void) -> Bool {
+        container.get(state).forEachEdit(since: version, body)
+    }
+
+    /// The slot of the element with `id`.
+    @inlinable func slot(of id: Element.ID, in state: GlobalState) -> Int? { container.get(state).slot(of: id) }
+}

@@ -52,6 +52,8 @@ internal final class SupervisionPlan<State: Sendable, Action: Sendable, Environm
     private var sets: [Keep<Action>] = []
     private var orderSets: [[UInt64]] = []
     private var patchKeys: [AnyHashableSendable] = []
+    /// The collection segments patched from their containers' journals in this reconcile.
+    private var editedSegments: [Int] = []
     private var patches: [SegmentPatch<Action>] = []
     /// Whether the trackers' memos and the segments' keys describe the engine's memory.
     private var isCommitted = false
@@ -64,7 +66,10 @@ internal final class SupervisionPlan<State: Sendable, Action: Sendable, Environm
 
     @usableFromInline
     init(units: [SupervisionUnit<State, Action, Environment>]) {
-        segments = units.indices.map { Segment(units[$0], index: $0) }
+        let segments = units.indices.map { Segment(units[$0], index: $0) }
+        self.segments = segments
+        allSegments = units.indices.reduce(0) { $0 | Self.bit($1) }
+        journaledSegments = segments.indices.reduce(0) { $0 | (segments[$1].tracker?.hasJournal == true ? Self.bit($1) : 0) }
         var counts: [LiftToken: Int] = [:]
         var positions: [LiftToken: Int] = [:]
         for (index, unit) in units.enumerated() {
@@ -81,9 +86,10 @@ internal final class SupervisionPlan<State: Sendable, Action: Sendable, Environm
     }
 
     /// The mask of every segment.
-    private var allSegments: UInt64 {
-        segments.indices.reduce(0) { $0 | Self.bit($1) }
-    }
+    private let allSegments: UInt64
+    /// The mask of the collection segments whose container keeps an edit journal: worth
+    /// patching even when every segment is affected.
+    private let journaledSegments: UInt64
 
     /// The segments a mutation of `footprint` can change, as a bit mask.
     @usableFromInline
@@ -109,7 +115,7 @@ internal final class SupervisionPlan<State: Sendable, Action: Sendable, Environm
         let segmentMask = mask & ~Self.removalBit
         guard segmentMask != 0 else { return }
         let addressed = scope.addressedToken.flatMap { segmentOfToken[$0] }
-        if isCommitted, addressed != nil || segmentMask != allSegments,
+        if isCommitted, addressed != nil || segmentMask != allSegments || segmentMask & journaledSegments != 0,
            reconcilePatches(mask: segmentMask, addressed: addressed, action: action, state: state, environment: environment, engine: engine, depth: depth) {
             return
         }
@@ -173,7 +179,11 @@ internal final class SupervisionPlan<State: Sendable, Action: Sendable, Environm
         mask: UInt64, addressed: Int?, action: Action, state: State, environment: Environment, engine: EffectEngine<Action>, depth: Int
     ) -> Bool {
         patches.removeAll(keepingCapacity: true)
-        defer { patches.removeAll(keepingCapacity: true) }
+        editedSegments.removeAll(keepingCapacity: true)
+        defer {
+            patches.removeAll(keepingCapacity: true)
+            editedSegments.removeAll(keepingCapacity: true)
+        }
         for index in segments.indices where mask & Self.bit(index) != 0 {
             let segment = segments[index]
             if index == addressed, let tracker = segment.tracker {
@@ -183,7 +193,23 @@ internal final class SupervisionPlan<State: Sendable, Action: Sendable, Environm
                 elementOrders.reserveCapacity(channels.count)
                 for position in 0..<channels.count { elementOrders.append(containerOrder(segment: index, ordinal: ordinal, index: position)) }
                 if engine.patchMatches(index, previous: previous, channels: channels, orders: elementOrders) { continue }
-                patches.append(SegmentPatch(segment: index, previous: Array(previous), channels: channels, orders: elementOrders, element: true))
+                patches.append(SegmentPatch(segment: index, previous: Array(previous), channels: channels, orders: elementOrders, kind: .addressed))
+                continue
+            }
+            if let tracker = segment.tracker, let changes = tracker.evaluateEdits(state, environment) {
+                // The container's journal names the elements that came, went or changed: only
+                // those are evaluated and patched, in container order.
+                statistics.elementEvaluations &+= changes.count
+                editedSegments.append(index)
+                for change in changes.sorted(by: { $0.ordinal < $1.ordinal }) {
+                    var elementOrders: [UInt64] = []
+                    elementOrders.reserveCapacity(change.channels.count)
+                    for position in 0..<change.channels.count {
+                        elementOrders.append(containerOrder(segment: index, ordinal: change.ordinal, index: position))
+                    }
+                    if engine.patchMatches(index, previous: change.previous, channels: change.channels, orders: elementOrders) { continue }
+                    patches.append(SegmentPatch(segment: index, previous: Array(change.previous), channels: change.channels, orders: elementOrders, kind: .edited))
+                }
                 continue
             }
             evaluate(segment, state: state, environment: environment)
@@ -195,34 +221,33 @@ internal final class SupervisionPlan<State: Sendable, Action: Sendable, Environm
                     if tracker.pendingMatchesMemo { tracker.clearPending() } else { tracker.commitAll() }
                     continue
                 }
-                patches.append(SegmentPatch(segment: index, previous: patchKeys, channels: segment.channels, orders: segment.orders, element: false))
+                patches.append(SegmentPatch(segment: index, previous: patchKeys, channels: segment.channels, orders: segment.orders, kind: .whole))
             } else {
                 guard let reconciled = segment.reconciled else { return false }
                 if engine.patchMatches(index, previousChannels: reconciled, channels: segment.channels, orders: []) { continue }
-                patches.append(SegmentPatch(segment: index, previous: Self.keys(of: reconciled), channels: segment.channels, orders: [], element: false))
+                patches.append(SegmentPatch(segment: index, previous: Self.keys(of: reconciled), channels: segment.channels, orders: [], kind: .whole))
             }
         }
         if patches.isEmpty {
+            for index in editedSegments { segments[index].tracker?.commitEdits() }
             statistics.unchangedPartials &+= 1
             return true
         }
         guard engine.reconcilePatches(patches, depth: depth) else {
             // Nothing was applied: forget what the trackers evaluated.
-            for patch in patches where !patch.element { segments[patch.segment].tracker?.clearPending() }
+            for index in segments.indices where mask & Self.bit(index) != 0 { segments[index].tracker?.clearPending() }
             statistics.refusedPatches &+= 1
             return false
         }
         statistics.patchedReconciles &+= 1
+        for index in editedSegments { segments[index].tracker?.commitEdits() }
         for patch in patches {
             let segment = segments[patch.segment]
-            if let tracker = segment.tracker {
-                if patch.element {
-                    tracker.commitAddressed(ElementKeys(patch.channels))
-                } else {
-                    tracker.commitAll()
-                }
-            } else {
-                segment.reconciled = patch.channels
+            switch patch.kind {
+            case .addressed: segment.tracker?.commitAddressed(ElementKeys(patch.channels))
+            case .edited: break
+            case .whole:
+                if let tracker = segment.tracker { tracker.commitAll() } else { segment.reconciled = patch.channels }
             }
         }
         return true
@@ -258,6 +283,16 @@ internal struct SegmentPatch<Action: Sendable> {
     let channels: Keep<Action>
     /// The container order of each channel.
     let orders: [UInt64]
-    /// Whether the patch is one collection element's (else the whole segment).
-    let element: Bool
+    /// What the patch covers.
+    let kind: Kind
+
+    /// What a patch covers.
+    enum Kind {
+        /// The whole segment.
+        case whole
+        /// The element the action addressed.
+        case addressed
+        /// One element its container's journal says was edited.
+        case edited
+    }
 }
