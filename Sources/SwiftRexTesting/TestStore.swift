@@ -3,7 +3,8 @@ import Testing
 @_spi(Testing) import SwiftRex
 
 /// A store for tests: the real `Store` pipeline (phases, effects, channels and reconcile), a
-/// ``ManualClock``, and assertions on every state change and every action effects send back.
+/// ``SwiftRex/ManualClock``, and assertions on every state change and every action effects send
+/// back (<doc:Testing>).
 ///
 /// Exhaustive by default: sending while received actions are unhandled, and finishing with
 /// unhandled actions, running effects or open channels, are recorded as test issues. Set
@@ -34,8 +35,8 @@ public final class TestStore<Action: Sendable, State: Sendable & Equatable, Envi
     /// The current state.
     public var state: State { store.state }
 
-    /// A test store over a behavior and an environment, on a fresh ``ManualClock``, with a fixed
-    /// date and sequential UUIDs.
+    /// A test store over a behavior and an environment, on a fresh ``SwiftRex/ManualClock``, with a
+    /// fixed date and sequential UUIDs.
     public init(
         initial: State,
         behavior: Behavior<Action, State, Environment>,
@@ -74,14 +75,14 @@ public final class TestStore<Action: Sendable, State: Sendable & Equatable, Envi
         collectReceived()
         if exhaustive && !receivedActions.isEmpty {
             Issue.record(
-                "Must handle \(receivedActions.count) received action(s) before sending \(action): \(describe(receivedActions))",
+                "Must handle \(count(receivedActions.count, "received action")) before sending \(describe(action)): \(describe(receivedActions))",
                 sourceLocation: location
             )
         }
         var expected = store.state
         assert?(&expected)
         store.dispatch(action, source: ActionSource(file: fileID, function: "TestStore.send", line: UInt(line)))
-        expectState(expected, after: "sending \(action)", location: location)
+        expectState(expected, after: "sending \(describe(action))", location: location)
         return self
     }
 
@@ -92,9 +93,9 @@ public final class TestStore<Action: Sendable, State: Sendable & Equatable, Envi
     /// meaningful.
     ///
     /// When no action is there yet, it waits for one for up to `timeout` of real time, while an
-    /// effect is still running or a channel is open (an `Effect.task` calling a slow fake, say). When
-    /// nothing can send — every effect has ended, or waits on the manual ``clock`` — it fails at
-    /// once instead: advance the clock first. Actions that effects send synchronously when
+    /// effect is still running or a channel is open (an `Effect.task` calling a slow fake, say).
+    /// When nothing can send — every effect has ended, or waits on the manual ``clock`` — it fails
+    /// at once instead: advance the clock first. Actions that effects send synchronously when
     /// ``advance(by:)`` fires their timers are already there, so that path never waits.
     public func receive(
         _ matches: (Action) -> Bool,
@@ -103,28 +104,42 @@ public final class TestStore<Action: Sendable, State: Sendable & Equatable, Envi
         assert: ((inout State) -> Void)? = nil
     ) async {
         let location = SourceLocation(fileID: fileID, filePath: filePath, line: line, column: column)
-        guard let (received, depth) = await nextReceived(timeout: timeout, location: location) else { return }
-        if !matches(received.action) {
-            Issue.record("Received \(received.action), which does not match", sourceLocation: location)
-        }
-        var expected = store.state
-        assert?(&expected)
-        store.processEffectAction(received, depth: depth)
-        expectState(expected, after: "receiving \(received.action)", location: location)
+        await receive(
+            expecting: "an action the predicate accepts",
+            location: location,
+            timeout: timeout,
+            mismatch: { matches($0) ? nil : "" },
+            assert: { state, _ in assert?(&state) }
+        )
     }
 
-    /// Receives an action equal to `action`; see ``receive(_:timeout:fileID:filePath:line:column:assert:)-(Action)->Bool``.
+    /// Receives an action equal to `action`, waiting as
+    /// ``receive(_:timeout:fileID:filePath:line:column:assert:)-((Action)->Bool,_,_,_,_,_,_)`` does.
+    /// A different action is reported with both actions side by side and, when they are the same
+    /// case, the parts of the payload that differ.
     public func receive(
         _ action: Action,
         timeout: Duration = .seconds(5),
         fileID: String = #fileID, filePath: String = #filePath, line: Int = #line, column: Int = #column,
         assert: ((inout State) -> Void)? = nil
     ) async where Action: Equatable {
-        await receive({ $0 == action }, timeout: timeout, fileID: fileID, filePath: filePath, line: line, column: column, assert: assert)
+        let location = SourceLocation(fileID: fileID, filePath: filePath, line: line, column: column)
+        await receive(
+            expecting: describe(action),
+            location: location,
+            timeout: timeout,
+            mismatch: { received in
+                guard received != action else { return nil }
+                // Different cases: the side-by-side lines say it all; the same case: show what differs.
+                guard isSameCase(action, received) else { return "" }
+                return "\n" + stateDifference(expected: action, actual: received, limit: 10)
+            },
+            assert: { state, _ in assert?(&state) }
+        )
     }
 
     /// Receives an action in `prism`'s case; `assert` also gets the extracted payload. Waits as
-    /// ``receive(_:timeout:fileID:filePath:line:column:assert:)-(Action)->Bool`` does.
+    /// ``receive(_:timeout:fileID:filePath:line:column:assert:)-((Action)->Bool,_,_,_,_,_,_)`` does.
     public func receive<Value>(
         _ prism: Prism<Action, Value>,
         timeout: Duration = .seconds(5),
@@ -132,15 +147,42 @@ public final class TestStore<Action: Sendable, State: Sendable & Equatable, Envi
         assert: ((Value, inout State) -> Void)? = nil
     ) async {
         let location = SourceLocation(fileID: fileID, filePath: filePath, line: line, column: column)
-        guard let (received, depth) = await nextReceived(timeout: timeout, location: location) else { return }
-        var expected = store.state
-        if let value = prism.preview(received.action) {
-            assert?(value, &expected)
-        } else {
-            Issue.record("Received \(received.action), which is not the expected case", sourceLocation: location)
+        await receive(
+            expecting: "an action in the prism's case (carrying \(Value.self))",
+            location: location,
+            timeout: timeout,
+            mismatch: { prism.preview($0) == nil ? "" : nil },
+            assert: { state, received in
+                if let value = prism.preview(received) { assert?(value, &state) }
+            }
+        )
+    }
+
+    /// The shared body of every `receive`: pops the first received action, reports a mismatch
+    /// (`mismatch` returns `nil` when the action is the expected one, else extra detail), processes
+    /// the action anyway and asserts the state.
+    private func receive(
+        expecting expectation: String,
+        location: SourceLocation,
+        timeout: Duration,
+        mismatch: (Action) -> String?,
+        assert: (inout State, Action) -> Void
+    ) async {
+        let (next, timedOut) = await nextReceived(timeout: timeout)
+        guard let (received, depth) = next else {
+            Issue.record(Comment(rawValue: nothingArrived(expecting: expectation, within: timedOut ? timeout : nil)), sourceLocation: location)
+            return
         }
+        if let detail = mismatch(received.action) {
+            Issue.record(
+                Comment(rawValue: "Received an action other than the expected one:\n  expected: \(expectation)\n  received: \(describe(received.action))\(detail)"),
+                sourceLocation: location
+            )
+        }
+        var expected = store.state
+        assert(&expected, received.action)
         store.processEffectAction(received, depth: depth)
-        expectState(expected, after: "receiving \(received.action)", location: location)
+        expectState(expected, after: "receiving \(describe(received.action))", location: location)
     }
 
     /// Drops the received actions without asserting them.
@@ -193,25 +235,18 @@ public final class TestStore<Action: Sendable, State: Sendable & Equatable, Envi
         store.drainEffectActionsNow()
     }
 
-    /// The first received action, waiting for it (see `receive`); records the issue when none comes.
-    private func nextReceived(timeout: Duration, location: SourceLocation) async -> (DispatchedAction<Action>, Int)? {
+    /// The first received action, waiting for it while something can still send (see `receive`);
+    /// `nil` when none came, with whether the wait timed out (else nothing could send).
+    private func nextReceived(timeout: Duration) async -> (received: (DispatchedAction<Action>, Int)?, timedOut: Bool) {
         let realTime = ContinuousClock()
         let deadline = realTime.now.advanced(by: max(timeout, .zero))
         while true {
             collectReceived()
             if !receivedActions.isEmpty {
-                return (receivedActions.removeFirst(), receivedDepths.removeFirst())
+                return ((receivedActions.removeFirst(), receivedDepths.removeFirst()), false)
             }
-            if !store.hasRunningEffects && store.openChannelIDs.isEmpty {
-                let waiting = clock.pendingCount
-                let hint = waiting > 0 ? " (\(waiting) wait on the manual clock: advance it first)" : ""
-                Issue.record(Comment(rawValue: "Expected to receive an action, but none arrived and no effect is running" + hint), sourceLocation: location)
-                return nil
-            }
-            if realTime.now >= deadline {
-                Issue.record("Expected to receive an action, but none arrived within \(timeout)", sourceLocation: location)
-                return nil
-            }
+            if !store.hasRunningEffects && store.openChannelIDs.isEmpty { return (nil, false) }
+            if realTime.now >= deadline { return (nil, true) }
             await waitForArrival(until: deadline, on: realTime)
         }
     }
@@ -237,17 +272,55 @@ public final class TestStore<Action: Sendable, State: Sendable & Equatable, Envi
     private func expectState(_ expected: State, after step: String, location: SourceLocation) {
         let actual = store.state
         guard expected != actual else { return }
-        Issue.record("State after \(step) differs from the expected state \(stateDifference(expected: expected, actual: actual))", sourceLocation: location)
+        Issue.record(
+            Comment(rawValue: "State after \(step) differs from the expected state:\n\(stateDifference(expected: expected, actual: actual))"),
+            sourceLocation: location
+        )
+    }
+
+    /// Why no action arrived: within how long (when `receive` waited on a running effect), what the
+    /// store still holds, and what would move it on.
+    private func nothingArrived(expecting expectation: String, within timeout: Duration?) -> String {
+        var message = "Expected to receive \(expectation), but no action arrived"
+        message += timeout.map { " within \($0) (the timeout)." } ?? "."
+        let pending = store.pendingEffects.filter { $0.kind != .openChannel }
+        if pending.isEmpty {
+            message += " No effect is running or waiting on the clock."
+        } else {
+            message += " Still pending:\n" + pending.map { "  \($0)" }.joined(separator: "\n")
+            if pending.contains(where: \.waitsOnTheClock) {
+                message += "\n(advance the manual clock with `advance(by:)` to fire what waits on it)"
+            }
+        }
+        return message
     }
 
     private func checkExhaustion(sourceLocation: SourceLocation?) {
         collectReceived()
         var problems: [String] = []
-        if !receivedActions.isEmpty { problems.append("\(receivedActions.count) received action(s) not asserted: \(describe(receivedActions))") }
-        if !store.isIdle { problems.append("effects are still running or waiting on the clock (\(store.registeredEffectCount) registered)") }
-        if !store.openChannelIDs.isEmpty { problems.append("channels are still open: \(store.openChannelIDs)") }
+        if !receivedActions.isEmpty {
+            problems.append("\(count(receivedActions.count, "received action")) not asserted: \(describe(receivedActions))\n  (assert each with `receive`, or drop them with `skipReceivedActions()`)")
+        }
+        let pending = store.pendingEffects
+        let effects = pending.filter { $0.kind != .openChannel }
+        let channels = pending.filter { $0.kind == .openChannel }
+        if !effects.isEmpty {
+            var text = "\(count(effects.count, "effect")) still running or waiting:\n" + effects.map { "  \($0)" }.joined(separator: "\n")
+            text += effects.contains(where: \.waitsOnTheClock)
+                ? "\n  (advance the manual clock with `advance(by:)` and assert what they send, or cancel them with `Effect.cancel(id:)`)"
+                : "\n  (let them finish and assert what they send, or cancel them with `Effect.cancel(id:)`)"
+            problems.append(text)
+        } else if !store.isIdle {
+            problems.append("effects are still running or waiting on the clock (\(store.registeredEffectCount) registered)")
+        }
+        if !channels.isEmpty {
+            problems.append(
+                "\(count(channels.count, "channel")) still open:\n" + channels.map { "  \($0)" }.joined(separator: "\n")
+                    + "\n  (a supervised channel closes when the state stops wanting it; close others with `Effect.cancel(id:)`)"
+            )
+        }
         guard !problems.isEmpty else { return }
-        let message = Comment(rawValue: "TestStore finished with " + problems.joined(separator: "; "))
+        let message = Comment(rawValue: "TestStore finished with work left:\n- " + problems.joined(separator: "\n- "))
         if let sourceLocation {
             Issue.record(message, sourceLocation: sourceLocation)
         } else {
@@ -255,8 +328,18 @@ public final class TestStore<Action: Sendable, State: Sendable & Equatable, Envi
         }
     }
 
+    /// An action in a failure message: at most a few hundred characters, however large its payload.
+    private func describe(_ action: Action) -> String {
+        boundedDescription(action, budget: 200)
+    }
+
     private func describe(_ actions: [DispatchedAction<Action>]) -> String {
-        actions.map { "\($0.action)" }.joined(separator: ", ")
+        let shown = actions.prefix(10).map { describe($0.action) }.joined(separator: ", ")
+        return actions.count > 10 ? shown + ", … (\(actions.count - 10) more)" : shown
+    }
+
+    private func count(_ number: Int, _ noun: String) -> String {
+        "\(number) \(noun)\(number == 1 ? "" : "s")"
     }
 }
 

@@ -93,7 +93,7 @@ import SwiftRexTesting
         await withKnownIssue {
             await store.finish()
         } matching: { issue in
-            String(describing: issue).contains("channels are still open")
+            String(describing: issue).contains("1 channel still open")
         }
         store.send(.goOffline) { $0.isLive = false }
         #expect(store.store.openChannelIDs.isEmpty)
@@ -134,7 +134,7 @@ import SwiftRexTesting
         await withKnownIssue {
             await store.receive(.pong, timeout: .milliseconds(20)) { $0.pongs = 1 }
         } matching: { issue in
-            String(describing: issue).contains("none arrived within")
+            String(describing: issue).contains("no action arrived within")
         }
         releaser.yield()
         await store.receive(.pong, timeout: .seconds(60)) { $0.pongs = 1 }
@@ -161,7 +161,7 @@ import SwiftRexTesting
         await withKnownIssue {
             await store.receive(.results([])) { $0.pongs = 1 }
         } matching: { issue in
-            String(describing: issue).contains("does not match")
+            String(describing: issue).contains("other than the expected one")
         }
         #expect(store.state.pongs == 1)
         await store.finish()

@@ -21,9 +21,10 @@ internal enum MailboxEntry<Action: Sendable>: Sendable {
     case finished(EffectRun)
 }
 
-/// The single mailbox of actions sent by effects and channels: callable from any thread, FIFO in
-/// posting order (so FIFO per emitter), drained once per main-actor turn by one long-lived drain
-/// task — not one `Task` per action or per burst.
+/// The single mailbox of actions sent by effects and channels
+/// (<doc:DispatchPipeline#One-action-at-a-time>): callable from any thread, FIFO in posting order
+/// (so FIFO per emitter), drained once per main-actor turn by one long-lived drain task — not one
+/// `Task` per action or per burst.
 ///
 /// The drain task parks on a continuation when the mailbox is empty; the first post after that
 /// resumes it (one hop onto the main actor for the whole burst, no allocation), and every entry
