@@ -39,6 +39,11 @@ public struct Scenario {
     /// (0: exact). Only for work on other threads, whose count jitters with libdispatch's
     /// continuation caches; keep it below 1 so one more allocation per operation still fails.
     public var allocationTolerance: Double = 0
+    /// The iteration count the timing harness starts scaling from (default 1). Scenarios whose
+    /// every call pays a fixed latency (a hop onto a busy main actor can take milliseconds on a
+    /// loaded machine) set it so that one slow first call cannot shrink their samples to a few
+    /// iterations, where that latency would swamp the per-operation figure.
+    public var minimumIterations: Int = 1
     /// Builds the measured body for a size (nil for unsized scenarios).
     public var setup: @MainActor (Int?) -> ScenarioBody
 
@@ -52,12 +57,13 @@ public struct Scenario {
     }
 
     /// An unsized scenario whose setup returns the measured closure.
-    public init(name: String, isBaseline: Bool = false, allocationIterations: Int? = nil, allocationTolerance: Double = 0, setup: @escaping @MainActor () -> Measured) {
+    public init(name: String, isBaseline: Bool = false, allocationIterations: Int? = nil, allocationTolerance: Double = 0, minimumIterations: Int = 1, setup: @escaping @MainActor () -> Measured) {
         self.name = name
         self.sizes = nil
         self.isBaseline = isBaseline
         self.allocationIterations = allocationIterations
         self.allocationTolerance = allocationTolerance
+        self.minimumIterations = minimumIterations
         self.setup = { _ in ScenarioBody(run: setup()) }
     }
 
@@ -108,7 +114,7 @@ public struct Runner {
     /// Measures one scenario at one size.
     public func measure(_ scenario: Scenario, size: Int?) async -> BenchmarkRecord {
         let body = scenario.setup(size)
-        let timing = await Harness.time(body.run, configuration: configuration)
+        let timing = await Harness.time(body.run, configuration: configuration, minimumIterations: scenario.minimumIterations)
         let allocationIterations = scenario.allocationIterations ?? configuration.allocationIterations
         let allocations = await Harness.allocations(body.run, iterations: allocationIterations, repeats: configuration.allocationRepeats, counter: counter)
         let summary = Statistics.summarize(timing.nanosecondsPerOperation) ?? Summary(min: 0, median: 0, p90: 0, max: 0)

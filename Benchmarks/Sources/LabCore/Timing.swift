@@ -75,11 +75,12 @@ public struct TimingResult: Sendable, Equatable {
 /// Times and counts a measured closure `(iterations) -> Void`.
 public enum Harness {
     /// Times `body`: scales the inner loop so a sample lasts about
-    /// `targetSampleNanoseconds`, warms up once, then takes `samples` samples.
+    /// `targetSampleNanoseconds`, warms up once, then takes `samples` samples. Samples never run
+    /// fewer than `minimumIterations` (see ``Scenario/minimumIterations``), where scaling starts.
     @MainActor
-    public static func time(_ body: @MainActor (Int) async -> Void, configuration: RunConfiguration, maxIterations: Int = 1 << 34) async -> TimingResult {
+    public static func time(_ body: @MainActor (Int) async -> Void, configuration: RunConfiguration, minimumIterations: Int = 1, maxIterations: Int = 1 << 34) async -> TimingResult {
         let target = max(configuration.targetSampleNanoseconds, 1)
-        var iterations = 1
+        var iterations = max(1, min(minimumIterations, maxIterations))
         var elapsed: UInt64 = 0
         // Grow geometrically until one run takes at least a tenth of the target.
         while true {
@@ -91,7 +92,7 @@ public enum Harness {
             iterations = min(maxIterations, iterations * factor)
         }
         let scaled = Double(iterations) * Double(target) / Double(max(elapsed, 1))
-        iterations = max(1, min(maxIterations, Int(scaled.rounded(.up))))
+        iterations = max(1, minimumIterations, min(maxIterations, Int(scaled.rounded(.up))))
         await body(iterations) // warm-up at the final size
         var perOp: [Double] = []
         perOp.reserveCapacity(configuration.samples)

@@ -14,19 +14,24 @@ import Synchronization
 /// Allocation counts of these scenarios include libdispatch's continuations for each hop onto the
 /// main actor and each task enqueued on the global executor, which it sometimes serves from a
 /// cache and sometimes allocates, depending on scheduling. The scenarios declare how far their
-/// count jitters (measured over repeated quick runs on this 2-core VM), below one allocation per
-/// operation so that one more allocation still fails `compare`.
+/// count jitters (measured over repeated quick runs on this 2-core VM).
 @MainActor
 enum EffectScenarios {
     /// One main-actor hop per measured call: a few continuations per thousand operations.
     static let hopJitter = 0.01
     /// Two hops per operation (`single`): up to one continuation in twenty.
     static let hopPerOperationJitter = 0.1
-    /// A task per operation on the global executor: 0–1 redirect continuation per task
-    /// (observed 4.97–5.52 allocations per `Effect.task` round trip).
-    static let taskJitter = 0.6
+    /// A task per operation on the global executor: libdispatch allocates 0–2 continuations per
+    /// enqueued task, depending on which thread's cache serves it (observed 4.27–5.52 allocations
+    /// per `Effect.task` round trip, 4.00–5.0 for a plain Task). This gate only catches a rise of
+    /// more than one allocation per operation; the library's own share is exact (see README).
+    static let taskJitter = 1.0
     /// The same, plus replaced tasks that did or did not run (observed 7.00–7.68).
-    static let replacedTaskJitter = 0.75
+    static let replacedTaskJitter = 1.0
+    /// Where the lab starts sizing an asynchronous scenario's samples: every call pays at least
+    /// one hop back onto the main actor, which a loaded machine can stretch to milliseconds; from
+    /// one iteration, one slow hop would size the samples at a handful of operations.
+    static let asyncStart = 1_000
 
     /// `effects.roundtrip.*`, `effects.task.*`, `effects.channel.fanIn`, `effects.debounce.storm`.
     static var all: [Scenario] {
@@ -42,7 +47,7 @@ enum EffectScenarios {
                     }
                 }
             },
-            Scenario(name: "effects.roundtrip.burst", allocationTolerance: hopJitter) {
+            Scenario(name: "effects.roundtrip.burst", allocationTolerance: hopJitter, minimumIterations: asyncStart) {
                 // Turns of 1,000 `.increment`s, each answered by `Effect.just(.done)`: one drain
                 // hop per turn.
                 let (store, arrivals) = justStore()
@@ -57,7 +62,7 @@ enum EffectScenarios {
                     }
                 }
             },
-            Scenario(name: "effects.roundtrip.mailbox", allocationTolerance: hopJitter) {
+            Scenario(name: "effects.roundtrip.mailbox", allocationTolerance: hopJitter, minimumIterations: asyncStart) {
                 // Each `.increment` produces `Effect.just(.done)`; all the answers of a sample come
                 // back through the mailbox.
                 let (store, arrivals) = justStore()
@@ -67,7 +72,7 @@ enum EffectScenarios {
                     await arrivals.wait(for: target, current: store.state.count)
                 }
             },
-            Scenario(name: "effects.roundtrip.single", allocationTolerance: hopPerOperationJitter) {
+            Scenario(name: "effects.roundtrip.single", allocationTolerance: hopPerOperationJitter, minimumIterations: asyncStart) {
                 // One action in flight at a time: the latency of one answer.
                 let (store, arrivals) = justStore()
                 return { iterations in
@@ -78,7 +83,7 @@ enum EffectScenarios {
                     }
                 }
             },
-            Scenario(name: "effects.roundtrip.taskPerAction", allocationTolerance: hopJitter) {
+            Scenario(name: "effects.roundtrip.taskPerAction", allocationTolerance: hopJitter, minimumIterations: asyncStart) {
                 // The reference mechanism: the same store, each answer sent by its own Task.
                 let arrivals = Arrivals()
                 let store = Store(initial: CounterState(), reducer: Reducer<CounterAction, CounterState>.reduce { action, state in
@@ -96,7 +101,7 @@ enum EffectScenarios {
                     await arrivals.wait(for: target, current: store.state.count)
                 }
             },
-            Scenario(name: "effects.task.roundtrip", allocationTolerance: taskJitter) {
+            Scenario(name: "effects.task.roundtrip", allocationTolerance: taskJitter, minimumIterations: asyncStart) {
                 // Each `.increment` produces `Effect.task { send in send(.done) }`.
                 let answer = Producer<CounterAction, CounterState, Void> { _ in .task { send in send(.done) } }
                 let (store, arrivals) = countingStore(answering: answer)
@@ -106,14 +111,14 @@ enum EffectScenarios {
                     await arrivals.wait(for: target, current: store.state.count)
                 }
             },
-            Scenario(name: "effects.task.roundtrip.raw", allocationTolerance: taskJitter) {
+            Scenario(name: "effects.task.roundtrip.raw", allocationTolerance: taskJitter, minimumIterations: asyncStart) {
                 // The floor under `effects.task.roundtrip`: a plain Task per action on the global
                 // executor (created the way the library creates one), each counting its answer
                 // under a lock; the last resumes the loop. No store, no dispatch, no mailbox.
                 let tasks = RawTaskRoundTrip()
                 return { iterations in await tasks.run(iterations) }
             },
-            Scenario(name: "effects.task.keyed", allocationTolerance: replacedTaskJitter) {
+            Scenario(name: "effects.task.keyed", allocationTolerance: replacedTaskJitter, minimumIterations: asyncStart) {
                 // Search-style: each query starts a task under one id, replacing the previous one;
                 // the loop waits for the answer to the last query.
                 let arrivals = Arrivals()
@@ -142,7 +147,7 @@ enum EffectScenarios {
                     await arrivals.wait(for: next.value, current: store.state.answered)
                 }
             },
-            Scenario(name: "effects.channel.fanIn", allocationTolerance: hopPerOperationJitter) {
+            Scenario(name: "effects.channel.fanIn", allocationTolerance: hopPerOperationJitter, minimumIterations: asyncStart) {
                 // Eight detached producers call one supervised channel's `dispatch`; one operation
                 // is one action reduced (actions/s = 1e9 / ns per op).
                 let arrivals = Arrivals()
@@ -182,7 +187,7 @@ enum EffectScenarios {
                     await arrivals.wait(for: target, current: store.state.count)
                 }
             },
-            Scenario(name: "effects.debounce.storm", allocationTolerance: hopJitter) {
+            Scenario(name: "effects.debounce.storm", allocationTolerance: hopJitter, minimumIterations: asyncStart) {
                 // Every dispatch restarts one debounced effect on a manual clock; the burst ends with
                 // a single delivery.
                 let clock = ManualClock()
