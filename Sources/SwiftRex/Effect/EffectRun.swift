@@ -1,12 +1,14 @@
 import Synchronization
 
 /// Something the effect engine can cancel: a subscription token or an async effect run.
+@usableFromInline
 internal protocol EffectCancellable: AnyObject, Sendable {
     /// Cancels the work; idempotent.
     func cancelRun()
 }
 
 extension SubscriptionToken: EffectCancellable {
+    @usableFromInline
     func cancelRun() { cancel() }
 }
 
@@ -26,9 +28,9 @@ internal class EffectRun: @unchecked Sendable {
 
     private let phase = Atomic<UInt8>(EffectRun.running)
     /// The registry key; `nil` for an anonymous run.
-    final let key: AnyHashableSendable?
+    @usableFromInline final let key: AnyHashableSendable?
     /// The registration's generation (stale completions are ignored).
-    final let generation: UInt64
+    @usableFromInline final let generation: UInt64
     /// The run's position in the engine's table of anonymous runs (main actor only; -1 when absent).
     @usableFromInline final var tableIndex = -1
 
@@ -66,6 +68,7 @@ internal class EffectRun: @unchecked Sendable {
 
     /// Called by the engine when the subscription returned: `false` when the run already ended
     /// (then nothing is registered and nobody will post it).
+    @usableFromInline
     final func register() -> Bool {
         registration.compareExchange(expected: Self.opening, desired: Self.registered, ordering: .acquiringAndReleasing).exchanged
     }

@@ -1,9 +1,16 @@
 import Foundation
 
 /// What the engine schedules: a component and the causal depth its actions will carry.
+@usableFromInline
 internal struct EnginePayload<Action: Sendable>: Sendable {
-    let component: Effect<Action>.Component
-    let depth: Int
+    @usableFromInline let component: Effect<Action>.Component
+    @usableFromInline let depth: Int
+
+    @inlinable
+    init(component: Effect<Action>.Component, depth: Int) {
+        self.component = component
+        self.depth = depth
+    }
 }
 
 /// The effect engine: performs what the pure ``EffectMachine`` decides — subscribes components,
@@ -19,15 +26,15 @@ internal struct EnginePayload<Action: Sendable>: Sendable {
 @MainActor
 @usableFromInline
 internal final class EffectEngine<Action: Sendable>: EffectInterpreter {
-    typealias Payload = EnginePayload<Action>
+    @usableFromInline typealias Payload = EnginePayload<Action>
 
-    private var machine = EffectMachine<Payload>()
-    private let clock: EngineClock
+    @usableFromInline var machine = EffectMachine<Payload>()
+    @usableFromInline let clock: EngineClock
     /// Where emitted actions (and ended runs) go; callable from any thread.
     @usableFromInline let posting: MailboxPosting<Action>
     /// Anonymous `Effect.task` runs started at once, outside the machine's registry.
     @usableFromInline var anonymousRuns: [EffectTaskRun<Action>] = []
-    private var isBusy = false
+    @usableFromInline var isBusy = false
     private var reconcileBuffer: [ReconcileEntry<Payload>] = []
     /// Work reported while a machine operation runs, performed after it in arrival order.
     private var deferred: [Operation] = []
@@ -61,13 +68,23 @@ internal final class EffectEngine<Action: Sendable>: EffectInterpreter {
 
     // MARK: Operations
 
-    /// Schedules one component (phase 4) whose actions carry `depth`.
+    /// Schedules one component (phase 4) whose actions carry `depth`. Inlinable with the machine's
+    /// scheduling path, so a keyed, replacing, debounced, throttled or delayed effect reaches its
+    /// start in code specialised for the Store's types.
+    @inlinable
     func schedule(_ component: Effect<Action>.Component, depth: Int) {
         if let owner = component.owner, let key = component.scheduling.id, !component.scheduling.cancelsOnly {
             registerOwner(owner, of: key)
         }
         let payload = EnginePayload(component: component, depth: depth)
-        perform(.schedule(payload, component.scheduling, component.channel.map(Self.traits)))
+        let traits = component.channel.map(Self.traits)
+        guard !isBusy else {
+            deferSchedule(payload, component.scheduling, traits)
+            return
+        }
+        isBusy = true
+        machine.schedule(payload, scheduling: component.scheduling, traits: traits, now: clock.now(), using: self)
+        drainDeferred()
     }
 
     /// Starts an anonymous `Effect.task` at once (no id, no delay, no coalescing): one run object
@@ -83,10 +100,16 @@ internal final class EffectEngine<Action: Sendable>: EffectInterpreter {
 
     /// A run posted to the mailbox when it ended (on the main actor, after its actions): the
     /// registry or the anonymous table forgets it. A stale run (cancelled, replaced) is ignored.
-    @usableFromInline
+    @inlinable
     func finished(_ run: EffectRun) {
         if let key = run.key {
-            perform(.complete(key, generation: run.generation))
+            guard !isBusy else {
+                deferCompletion(key, generation: run.generation)
+                return
+            }
+            isBusy = true
+            machine.complete(key: key, generation: run.generation, using: self)
+            drainDeferred()
             return
         }
         let index = run.tableIndex
@@ -99,16 +122,29 @@ internal final class EffectEngine<Action: Sendable>: EffectInterpreter {
         run.tableIndex = -1
     }
 
+    /// Queues a schedule requested while the machine is mid-operation.
+    @usableFromInline
+    func deferSchedule(_ payload: Payload, _ scheduling: EffectScheduling, _ traits: ChannelTraits?) {
+        deferred.append(.schedule(payload, scheduling, traits))
+    }
+
+    /// Queues a completion reported while the machine is mid-operation.
+    @usableFromInline
+    func deferCompletion(_ key: AnyHashableSendable, generation: UInt64) {
+        deferred.append(.complete(key, generation: generation))
+    }
+
     // MARK: Element ownership
 
     /// The owner of each key scheduled by a collection element, pruned lazily.
-    private var owners: [AnyHashableSendable: EffectOwner] = [:]
+    @usableFromInline var owners: [AnyHashableSendable: EffectOwner] = [:]
     private var ownersPruneThreshold = 64
 
     /// Whether some registered effect belongs to a collection element.
-    @usableFromInline var hasOwnedEffects: Bool { !owners.isEmpty }
+    @inlinable var hasOwnedEffects: Bool { !owners.isEmpty }
 
-    private func registerOwner(_ owner: EffectOwner, of key: AnyHashableSendable) {
+    @usableFromInline
+    func registerOwner(_ owner: EffectOwner, of key: AnyHashableSendable) {
         owners[key] = owner
         if owners.count > ownersPruneThreshold {
             // Amortised O(1): keys whose runs ended are dropped when the table doubles.
@@ -416,7 +452,8 @@ internal final class EffectEngine<Action: Sendable>: EffectInterpreter {
     private var settledOpenChannelKeys: [AnyHashableSendable] = []
     private var settledLiveKeyCount = 0
 
-    private static func traits(_ payload: Effect<Action>.Component.ChannelPayload) -> ChannelTraits {
+    @usableFromInline
+    static func traits(_ payload: Effect<Action>.Component.ChannelPayload) -> ChannelTraits {
         ChannelTraits(isPipeOnly: payload.isPipeOnly, delivery: payload.delivery, deliversOnOpen: payload.deliversOnOpen)
     }
 
@@ -435,7 +472,8 @@ internal final class EffectEngine<Action: Sendable>: EffectInterpreter {
     }
 
     /// Runs the operations deferred while the machine was busy, in arrival order, then frees it.
-    private func drainDeferred() {
+    @usableFromInline
+    func drainDeferred() {
         var next = 0
         while next < deferred.count {
             let operation = deferred[next]
@@ -467,7 +505,8 @@ internal final class EffectEngine<Action: Sendable>: EffectInterpreter {
         perform(.timerFired(key, generation: generation, purpose: purpose))
     }
 
-    private func sender(depth: Int) -> @Sendable (DispatchedAction<Action>) -> Void {
+    @usableFromInline
+    func sender(depth: Int) -> @Sendable (DispatchedAction<Action>) -> Void {
         let post = posting.letter
         return { post($0, depth) }
     }
@@ -475,13 +514,15 @@ internal final class EffectEngine<Action: Sendable>: EffectInterpreter {
     /// A completion callback safe to call from any thread, any number of times (only the first
     /// counts): it posts `ticket` to the mailbox, after the actions sent before it — unless the
     /// subscription has not returned yet, in which case the engine sees the end itself.
-    private func completion(_ ticket: EffectRun) -> @Sendable () -> Void {
+    @usableFromInline
+    func completion(_ ticket: EffectRun) -> @Sendable () -> Void {
         let post = posting.finished
         return { if ticket.finish(), !ticket.endWhileOpening() { post(ticket) } }
     }
 
     // MARK: EffectInterpreter
 
+    @inlinable
     func subscribe(_ payload: Payload, key: AnyHashableSendable, generation: UInt64) -> (any EffectCancellable)? {
         let component = payload.component
         switch component.work {
@@ -504,6 +545,7 @@ internal final class EffectEngine<Action: Sendable>: EffectInterpreter {
         }
     }
 
+    @usableFromInline
     func open(_ payload: Payload, key: AnyHashableSendable, generation: UInt64) -> (token: SubscriptionToken, sink: @Sendable (any Sendable) -> Void)? {
         guard let channel = payload.component.channel, let start = channel.start else { return nil }
         let ticket = EffectRun(key: key, generation: generation)
@@ -516,11 +558,13 @@ internal final class EffectEngine<Action: Sendable>: EffectInterpreter {
         return opened
     }
 
+    @usableFromInline
     func deliver(_ payload: Payload, to sink: @Sendable (any Sendable) -> Void) {
         guard let value = payload.component.channel?.value else { return }
         sink(value)
     }
 
+    @usableFromInline
     func startTimer(at deadline: Duration, key: AnyHashableSendable, generation: UInt64, purpose: EffectTimerPurpose) -> SubscriptionToken {
         clock.startTimer(deadline) { [weak self] in
             self?.timerFired(key: key, generation: generation, purpose: purpose)

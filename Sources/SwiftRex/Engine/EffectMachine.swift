@@ -4,6 +4,7 @@
 /// back into the machine from these methods (completions are reported later, see
 /// ``EffectMachine/complete(key:generation:using:)``).
 @MainActor
+@usableFromInline
 internal protocol EffectInterpreter {
     associatedtype Payload
 
@@ -19,6 +20,7 @@ internal protocol EffectInterpreter {
 }
 
 /// Why a machine timer was started.
+@usableFromInline
 internal enum EffectTimerPurpose: Sendable, Equatable {
     /// A delayed or debounced one-shot start.
     case start
@@ -29,13 +31,21 @@ internal enum EffectTimerPurpose: Sendable, Equatable {
 }
 
 /// The channel side of a payload, as the machine needs it.
+@usableFromInline
 internal struct ChannelTraits: Sendable, Equatable {
     /// Only feeds a live channel; never opens one.
-    var isPipeOnly: Bool
+    @usableFromInline var isPipeOnly: Bool
     /// The pacing registered when the channel opens.
-    var delivery: ChannelDelivery
+    @usableFromInline var delivery: ChannelDelivery
     /// Whether opening delivers the value (an opening under throttle counts as a delivery).
-    var deliversOnOpen: Bool
+    @usableFromInline var deliversOnOpen: Bool
+
+    @inlinable
+    init(isPipeOnly: Bool, delivery: ChannelDelivery, deliversOnOpen: Bool) {
+        self.isPipeOnly = isPipeOnly
+        self.delivery = delivery
+        self.deliversOnOpen = deliversOnOpen
+    }
 }
 
 /// One desired channel, as reconcile compares it: identity, reset and broadcast keys, settle.
@@ -58,8 +68,12 @@ internal struct ReconcileEntry<Payload> {
 }
 
 /// A key that never equals a user id: the private registration of an id-less component.
+@usableFromInline
 internal struct AnonymousEffectKey: Hashable, Sendable {
-    let value: UInt64
+    @usableFromInline let value: UInt64
+
+    @inlinable
+    init(value: UInt64) { self.value = value }
 }
 
 /// The pure core of the effect engine: the keyed registry of runs, timers and channels in flat
@@ -70,9 +84,13 @@ internal struct AnonymousEffectKey: Hashable, Sendable {
 /// token is cancelled exactly once, by the machine.
 ///
 /// Value type, no tasks, no clock: time comes in as `now`, side effects go out through an
-/// ``EffectInterpreter``. Tests drive it directly.
+/// ``EffectInterpreter``. Tests drive it directly. Scheduling, starting, completing and the slot
+/// bookkeeping are inlinable, so a Store's phase 4 runs them specialised for its types (no
+/// generic-metadata lookups on the way to an effect's start); reconcile is not.
 @MainActor
+@usableFromInline
 internal struct EffectMachine<Payload> {
+    @usableFromInline
     enum Run {
         case idle
         /// A subscription in progress (between the interpreter call and its result).
@@ -81,6 +99,7 @@ internal struct EffectMachine<Payload> {
         case waiting(UInt64, SubscriptionToken, Payload)
         case channel(UInt64, SubscriptionToken, @Sendable (any Sendable) -> Void, ChannelDelivery)
 
+        @inlinable
         var generation: UInt64? {
             switch self {
             case .idle: return nil
@@ -90,28 +109,36 @@ internal struct EffectMachine<Payload> {
         }
     }
 
+    @usableFromInline
     struct PendingTimer {
-        var generation: UInt64
-        var token: SubscriptionToken
-        var payload: Payload
-        var traits: ChannelTraits
+        @usableFromInline var generation: UInt64
+        @usableFromInline var token: SubscriptionToken
+        @usableFromInline var payload: Payload
+        @usableFromInline var traits: ChannelTraits
     }
 
+    @usableFromInline
     struct Stamp {
-        var at: Duration
-        var interval: Duration
+        @usableFromInline var at: Duration
+        @usableFromInline var interval: Duration
+
+        @inlinable
+        init(at: Duration, interval: Duration) {
+            self.at = at
+            self.interval = interval
+        }
     }
 
-    // Registry: one slot per live key, in flat arrays.
-    private(set) var slotIndex: [AnyHashableSendable: Int] = [:]
-    private var slotKey: [AnyHashableSendable?] = []
-    private var run: [Run] = []
-    private var deliverTimer: [PendingTimer?] = []
-    private var settleTimer: [PendingTimer?] = []
-    private var stamp: [Stamp?] = []
-    private var freeSlots: [Int] = []
-    private var generationCounter: UInt64 = 0
-    private var anonymousCounter: UInt64 = 0
+    // Registry: one slot per live key, in flat arrays (usable from the inlinable scheduling path).
+    @usableFromInline var slotIndex: [AnyHashableSendable: Int] = [:]
+    @usableFromInline var slotKey: [AnyHashableSendable?] = []
+    @usableFromInline var run: [Run] = []
+    @usableFromInline var deliverTimer: [PendingTimer?] = []
+    @usableFromInline var settleTimer: [PendingTimer?] = []
+    @usableFromInline var stamp: [Stamp?] = []
+    @usableFromInline var freeSlots: [Int] = []
+    @usableFromInline var generationCounter: UInt64 = 0
+    @usableFromInline var anonymousCounter: UInt64 = 0
 
     // Reconcile memory: the previous desired set. Positions are unordered (a segment reconcile
     // swaps a leaver out); `memorySeq` keeps each channel's container order.
@@ -133,7 +160,7 @@ internal struct EffectMachine<Payload> {
     /// Whether memory lists the channels in the order of the last full desired set (no patch
     /// since): an unchanged set is then recognised by comparing position by position, no hashing.
     private var isInDesiredOrder = false
-    init() {}
+    @usableFromInline init() {}
 
     // MARK: Inspection
 
@@ -213,6 +240,7 @@ internal struct EffectMachine<Payload> {
     // MARK: Scheduling (EffectsAndScheduling, "Scheduling policies")
 
     /// Schedules one component. `traits` is non-nil for a channel payload.
+    @inlinable
     mutating func schedule<I: EffectInterpreter>(
         _ payload: Payload,
         scheduling: EffectScheduling,
@@ -256,7 +284,8 @@ internal struct EffectMachine<Payload> {
         }
     }
 
-    private mutating func start<I: EffectInterpreter>(
+    @inlinable
+    mutating func start<I: EffectInterpreter>(
         _ payload: Payload, slot: Int, key: AnyHashableSendable, generation: UInt64, using interpreter: I
     ) where I.Payload == Payload {
         replaceRun(slot, with: .starting(generation))
@@ -299,6 +328,7 @@ internal struct EffectMachine<Payload> {
     /// A one-shot run or a channel completed. Only the run with this generation is removed (a stale
     /// completion does nothing);
     /// throttle stamps and reconcile memory stay.
+    @inlinable
     mutating func complete<I: EffectInterpreter>(key: AnyHashableSendable, generation: UInt64, using interpreter: I) where I.Payload == Payload {
         guard let slot = slotIndex[key], run[slot].generation == generation else { return }
         switch run[slot] {
@@ -312,6 +342,7 @@ internal struct EffectMachine<Payload> {
 
     /// Cancels everything under `key`: the run or pending start, the channel and its pending
     /// delivery, a pending settle, and the throttle stamp. Reconcile memory is kept.
+    @usableFromInline
     mutating func cancel<I: EffectInterpreter>(key: AnyHashableSendable, using interpreter: I) where I.Payload == Payload {
         guard let slot = slotIndex[key] else { return }
         replaceRun(slot, with: .idle)
@@ -329,7 +360,8 @@ internal struct EffectMachine<Payload> {
     /// The throttle gate, with the prune done lazily for this key: a stamp at least
     /// as old as its own interval has lapsed; a live one drops the call only when it is also younger
     /// than the call's interval (so a zero or negative interval never throttles).
-    private func isThrottled(_ slot: Int, interval: Duration, now: Duration) -> Bool {
+    @inlinable
+    func isThrottled(_ slot: Int, interval: Duration, now: Duration) -> Bool {
         guard let last = stamp[slot] else { return false }
         let age = now - last.at
         return age < last.interval && age < interval
@@ -337,7 +369,8 @@ internal struct EffectMachine<Payload> {
 
     // MARK: Channels (opening and delivery)
 
-    private mutating func scheduleChannel<I: EffectInterpreter>(
+    @usableFromInline
+    mutating func scheduleChannel<I: EffectInterpreter>(
         _ payload: Payload, traits: ChannelTraits, key: AnyHashableSendable, now: Duration, using interpreter: I
     ) where I.Payload == Payload {
         let slot = slotFor(key)
@@ -769,23 +802,27 @@ internal struct EffectMachine<Payload> {
 
     /// Marks a remembered supervised key as cancelled by id: it stays closed until it leaves the
     /// desired set and comes back.
-    private mutating func suppress(_ key: AnyHashableSendable) {
+    @usableFromInline
+    mutating func suppress(_ key: AnyHashableSendable) {
         if let index = memoryIndex[key] { memorySuppressed[index] = true }
     }
 
     // MARK: Slots
 
-    private mutating func nextGeneration() -> UInt64 {
+    @inlinable
+    mutating func nextGeneration() -> UInt64 {
         generationCounter &+= 1
         return generationCounter
     }
 
-    private mutating func nextAnonymousKey() -> AnyHashableSendable {
+    @inlinable
+    mutating func nextAnonymousKey() -> AnyHashableSendable {
         anonymousCounter &+= 1
         return AnyHashableSendable(AnonymousEffectKey(value: anonymousCounter))
     }
 
-    private mutating func slotFor(_ key: AnyHashableSendable) -> Int {
+    @inlinable
+    mutating func slotFor(_ key: AnyHashableSendable) -> Int {
         if let slot = slotIndex[key] { return slot }
         let slot: Int
         if let free = freeSlots.popLast() {
@@ -804,7 +841,8 @@ internal struct EffectMachine<Payload> {
     }
 
     /// Replaces a slot's run, cancelling the old run's token (and a channel's pending delivery).
-    private mutating func replaceRun(_ slot: Int, with newRun: Run) {
+    @inlinable
+    mutating func replaceRun(_ slot: Int, with newRun: Run) {
         let old = run[slot]
         run[slot] = newRun
         switch old {
@@ -818,7 +856,8 @@ internal struct EffectMachine<Payload> {
         }
     }
 
-    private mutating func freeIfEmpty(_ slot: Int) {
+    @inlinable
+    mutating func freeIfEmpty(_ slot: Int) {
         guard case .idle = run[slot], deliverTimer[slot] == nil, settleTimer[slot] == nil, stamp[slot] == nil,
               let key = slotKey[slot]
         else { return }

@@ -13,7 +13,7 @@ internal struct EngineClock: Sendable {
     static let horizon = Duration.seconds(100 * 365 * 24 * 3600)
 
     /// Time elapsed since the engine's origin.
-    let now: @Sendable () -> Duration
+    @usableFromInline let now: @Sendable () -> Duration
     /// Starts a timer that fires at `deadline` (engine time) on the main actor; the token cancels it.
     let startTimer: @MainActor @Sendable (_ deadline: Duration, _ fire: @escaping @MainActor @Sendable () -> Void) -> SubscriptionToken
     @usableFromInline
