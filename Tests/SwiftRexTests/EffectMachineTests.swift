@@ -1009,7 +1009,7 @@ fileprivate extension EffectMachine where Payload == String {
     let clock = ManualClock()
 
     func makeEngine() -> EffectEngine<String> {
-        EffectEngine<String>(clock: EngineClock(clock), posting: MailboxPosting(Mailbox(startDrainer: { _ in })))
+        EffectEngine<String>(clock: EngineClock(clock), posting: MailboxPosting(Mailbox(scheduleDrain: {})))
     }
 
     @Test func aSynchronousCompletionDuringSubscribeLeavesNothingRegistered() {

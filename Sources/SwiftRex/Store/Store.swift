@@ -143,9 +143,9 @@ public final class Store<Action: Sendable, State: Sendable, Environment: Sendabl
         let box = WeakStoreBox<Action, State, Environment>()
         stateReader = { box.store?.storage }
         postContext = PostReducerContext(environment: environment, liveState: stateReader, generators: generators)
-        // One drain task per Store, started by the first post and parked while the mailbox is empty.
-        let mailbox = Mailbox<Action>(startDrainer: { mailbox in
-            Task { @MainActor in await Self.drainLoop(box, mailbox) }
+        // One main-actor drain per burst, enqueued on the main actor directly from any thread.
+        let mailbox = Mailbox<Action>(scheduleDrain: {
+            Task { @MainActor in box.store?.drainMailbox() }
         })
         self.mailbox = mailbox
         engine = EffectEngine(clock: engineClock, posting: MailboxPosting(mailbox))
@@ -440,8 +440,8 @@ public final class Store<Action: Sendable, State: Sendable, Environment: Sendabl
         scheduleInEngine(component, depth: depth &+ 1)
     }
 
-    /// Posts an effect action from the main actor into the mailbox (waking the drain task, one hop
-    /// for the whole burst, when it is parked).
+    /// Posts an effect action from the main actor into the mailbox (the first post of a burst
+    /// schedules its drain).
     @inlinable
     internal func postEffectAction(_ action: DispatchedAction<Action>, depth: Int) {
         mailbox.post(.letter(Letter(action: action, depth: depth)))
@@ -489,20 +489,6 @@ public final class Store<Action: Sendable, State: Sendable, Environment: Sendabl
         }
         queue.removeAll(keepingCapacity: true)
         queueHead = 0
-    }
-
-    /// The Store's drain task: drains once per main-actor turn while entries arrive, parks while
-    /// the mailbox is empty, and ends with the Store (it holds the Store only while draining).
-    @inlinable
-    internal static func drainLoop(_ box: WeakStoreBox<Action, State, Environment>, _ mailbox: Mailbox<Action>) async {
-        while true {
-            if let store = box.store {
-                store.drainMailbox()
-            } else {
-                return
-            }
-            guard await mailbox.nextTurn() else { return }
-        }
     }
 
     /// Drains the mailbox (a later main-actor turn): effect and channel actions, in posting order,

@@ -101,6 +101,25 @@ enum EffectScenarios {
                     await arrivals.wait(for: target, current: store.state.count)
                 }
             },
+            Scenario(name: "effects.roundtrip.taskPerAction.single", allocationTolerance: hopPerOperationJitter, minimumIterations: asyncStart) {
+                // The latency control of `effects.roundtrip.single`: one Task per action, one in
+                // flight at a time, so each answer also costs a hop there and a hop back.
+                let arrivals = Arrivals()
+                let store = Store(initial: CounterState(), reducer: Reducer<CounterAction, CounterState>.reduce { action, state in
+                    if action == .done {
+                        state.count &+= 1
+                        arrivals.arrived(state.count)
+                    }
+                })
+                return { iterations in
+                    for _ in 0..<iterations {
+                        let target = store.state.count + 1
+                        store.dispatch(.increment)
+                        Task { @MainActor in store.dispatch(.done) }
+                        await arrivals.wait(for: target, current: store.state.count)
+                    }
+                }
+            },
             Scenario(name: "effects.task.roundtrip", allocationTolerance: taskJitter, minimumIterations: asyncStart) {
                 // Each `.increment` produces `Effect.task { send in send(.done) }`.
                 let answer = Producer<CounterAction, CounterState, Void> { _ in .task { send in send(.done) } }
