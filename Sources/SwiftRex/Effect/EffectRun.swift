@@ -16,12 +16,11 @@ extension SubscriptionToken: EffectCancellable {
 /// two, decided atomically, so a run never completes after it was cancelled.
 ///
 /// A run the engine registered also carries its registry key (`nil` for an anonymous run, kept in
-/// the engine's own table) and generation: when it finishes, the run itself goes through the
-/// mailbox, so the engine learns it on the main actor, after every action the run sent.
+/// the engine's own table) and generation: when a registered run finishes, the run itself goes
+/// through the mailbox, so the engine learns it on the main actor, after every action it sent.
 @usableFromInline
 internal class EffectRun: @unchecked Sendable {
-    // `@unchecked`: `phase` is atomic, `key` and `generation` are immutable, and `tableIndex` is
-    // only touched by the engine, on the main actor.
+    // `@unchecked`: the atomics are thread-safe and `key` and `generation` are immutable.
     private static let running: UInt8 = 0
     private static let cancelled: UInt8 = 1
     private static let finished: UInt8 = 2
@@ -31,8 +30,6 @@ internal class EffectRun: @unchecked Sendable {
     @usableFromInline final let key: AnyHashableSendable?
     /// The registration's generation (stale completions are ignored).
     @usableFromInline final let generation: UInt64
-    /// The run's position in the engine's table of anonymous runs (main actor only; -1 when absent).
-    @usableFromInline final var tableIndex = -1
 
     @usableFromInline
     init(key: AnyHashableSendable? = nil, generation: UInt64 = 0) {
@@ -200,7 +197,8 @@ internal final class EffectTaskRun<Action: Sendable>: EffectSendTarget<Action>, 
     func execute() async {
         guard isRunning else { return }
         await work.body(Send(target: self))
-        if finish() { posting.finished(self) }
+        // Only a registered run is posted: the anonymous table prunes ended runs itself.
+        if finish(), key != nil { posting.finished(self) }
     }
 
     override func deliver(_ action: Action) {

@@ -17,10 +17,11 @@ internal struct EnginePayload<Action: Sendable>: Sendable {
 /// opens and feeds channels, runs timers on the injected clock — and sends the actions effects
 /// emit to the Store's mailbox, tagged with their causal depth.
 ///
-/// Completions come back through the same mailbox, after the actions they follow: an ended run is
-/// posted as an entry, and the Store hands it to ``finished(_:)`` on the main actor — no extra
-/// task per completion. Anonymous `Effect.task`s that start at once skip the keyed registry: they
-/// live in a table of runs, forgotten when they finish and cancelled at teardown.
+/// Completions of registered runs come back through the same mailbox, after the actions they
+/// follow: an ended run is posted as an entry, and the Store hands it to ``finished(_:)`` on the
+/// main actor — no extra task per completion. Anonymous `Effect.task`s that start at once skip the
+/// keyed registry and post nothing when they end: they live in a table of runs, pruned of ended
+/// runs as it grows, and are cancelled at teardown.
 ///
 /// ``cancelAll()`` (the Store's teardown) cancels each run, timer and channel exactly once.
 @MainActor
@@ -32,8 +33,11 @@ internal final class EffectEngine<Action: Sendable>: EffectInterpreter {
     @usableFromInline let clock: EngineClock
     /// Where emitted actions (and ended runs) go; callable from any thread.
     @usableFromInline let posting: MailboxPosting<Action>
-    /// Anonymous `Effect.task` runs started at once, outside the machine's registry.
+    /// Anonymous `Effect.task` runs started at once, outside the machine's registry. A run that
+    /// ended is not posted: it stays here, no longer running, until the next prune.
     @usableFromInline var anonymousRuns: [EffectTaskRun<Action>] = []
+    /// The table size that triggers the next prune (amortised O(1) per run).
+    @usableFromInline var anonymousPruneThreshold = 64
     @usableFromInline var isBusy = false
     private var reconcileBuffer: [ReconcileEntry<Payload>] = []
     /// Work reported while a machine operation runs, performed after it in arrival order.
@@ -93,33 +97,44 @@ internal final class EffectEngine<Action: Sendable>: EffectInterpreter {
     @inlinable
     func startAnonymousTask(_ work: TaskWork<Action>, depth: Int) {
         let run = EffectTaskRun(work: work, posting: posting, depth: depth, key: nil, generation: 0)
-        run.tableIndex = anonymousRuns.count
+        if anonymousRuns.count >= anonymousPruneThreshold { pruneAnonymousRuns() }
         anonymousRuns.append(run)
         run.start()
     }
 
-    /// A run posted to the mailbox when it ended (on the main actor, after its actions): the
-    /// registry or the anonymous table forgets it. A stale run (cancelled, replaced) is ignored.
+    /// Drops the anonymous runs that ended; the next prune waits until the table doubles.
+    /// Inlinable and an index loop: `removeAll(where:)` in unspecialised code reads elements
+    /// through the `Collection` witness, whose coroutine allocated a frame per element.
+    @inlinable
+    func pruneAnonymousRuns() {
+        var kept = 0
+        for index in 0..<anonymousRuns.count where anonymousRuns[index].isRunning {
+            if kept != index { anonymousRuns.swapAt(kept, index) }
+            kept += 1
+        }
+        anonymousRuns.removeLast(anonymousRuns.count - kept)
+        anonymousPruneThreshold = max(64, kept * 2)
+    }
+
+    /// The anonymous runs still running (an index loop, for the same reason).
+    private var runningAnonymousCount: Int {
+        var count = 0
+        for index in 0..<anonymousRuns.count where anonymousRuns[index].isRunning { count += 1 }
+        return count
+    }
+
+    /// A registered run posted to the mailbox when it ended (on the main actor, after its
+    /// actions): the registry forgets it. A stale run (cancelled, replaced) is ignored.
     @inlinable
     func finished(_ run: EffectRun) {
-        if let key = run.key {
-            guard !isBusy else {
-                deferCompletion(key, generation: run.generation)
-                return
-            }
-            isBusy = true
-            machine.complete(key: key, generation: run.generation, using: self)
-            drainDeferred()
+        guard let key = run.key else { return }
+        guard !isBusy else {
+            deferCompletion(key, generation: run.generation)
             return
         }
-        let index = run.tableIndex
-        guard index >= 0, index < anonymousRuns.count, anonymousRuns[index] === run else { return }
-        let last = anonymousRuns.removeLast()
-        if index < anonymousRuns.count {
-            anonymousRuns[index] = last
-            last.tableIndex = index
-        }
-        run.tableIndex = -1
+        isBusy = true
+        machine.complete(key: key, generation: run.generation, using: self)
+        drainDeferred()
     }
 
     /// Queues a schedule requested while the machine is mid-operation.
@@ -391,10 +406,7 @@ internal final class EffectEngine<Action: Sendable>: EffectInterpreter {
     func cancelAll() {
         let runs = anonymousRuns
         anonymousRuns.removeAll()
-        for run in runs {
-            run.tableIndex = -1
-            run.cancelRun()
-        }
+        for run in runs { run.cancelRun() }
         perform(.cancelAll)
     }
 
@@ -408,24 +420,24 @@ internal final class EffectEngine<Action: Sendable>: EffectInterpreter {
 
     /// Whether nothing but live channels remains (no run, no pending timer); `false` while the
     /// machine is mid-operation.
-    var isQuiescent: Bool { isBusy ? false : anonymousRuns.isEmpty && machine.isQuiescent }
+    var isQuiescent: Bool { isBusy ? false : runningAnonymousCount == 0 && machine.isQuiescent }
 
     /// Whether a one-shot run (anonymous or registered) is live: something that may still send
     /// without a timer firing. `true` while the machine is mid-operation.
-    var hasRunningWork: Bool { isBusy || !anonymousRuns.isEmpty || machine.hasRunningWork }
+    var hasRunningWork: Bool { isBusy || runningAnonymousCount > 0 || machine.hasRunningWork }
 
     /// The number of keys the registry holds, plus the anonymous runs (the last settled count
     /// while mid-operation).
     var liveKeyCount: Int {
         if !isBusy { settledLiveKeyCount = machine.liveKeyCount }
-        return settledLiveKeyCount + anonymousRuns.count
+        return settledLiveKeyCount + runningAnonymousCount
     }
 
     /// Everything the registry still holds, named for diagnostics; empty while the machine is
     /// mid-operation.
     var pendingEffects: [PendingEffect] {
         guard !isBusy else { return [] }
-        let anonymous = anonymousRuns.map { _ in PendingEffect(id: nil, kind: .running) }
+        let anonymous = anonymousRuns.filter(\.isRunning).map { _ in PendingEffect(id: nil, kind: .running) }
         return anonymous + machine.holdings.map { key, holding in
             let id: AnyHashableSendable? = key.base is AnonymousEffectKey ? nil : key
             switch holding {
