@@ -42,7 +42,9 @@ struct StateDifferenceAllocationTests {
         // Measured: 114 allocations, 7,840 bytes (debug build, Swift 6.3.1).
         #expect(large.bytes < 64 << 10, "\(large.bytes) bytes for 100,000 rows")
         #expect(large.count < 400, "\(large.count) allocations for 100,000 rows")
-        // Nothing is allocated per row: the cost does not grow with the state.
-        #expect(large.count <= small.count + 10, "1,000 rows: \(small.count) allocations; 100,000 rows: \(large.count)")
+        // Nothing is allocated per row: the cost does not grow with the state. Compared in bytes,
+        // which jemalloc counts for the calling thread alone: the allocation count covers every
+        // thread, and tests running in parallel added 20-45 allocations to it in some runs.
+        #expect(large.bytes <= small.bytes + 1_024, "1,000 rows: \(small.bytes) bytes; 100,000 rows: \(large.bytes)")
     }
 }
