@@ -159,7 +159,8 @@ internal struct TaskWork<Action: Sendable>: Sendable {
 
 /// One `Effect.task` run started by a Store's engine: a single object that is the task's state, its
 /// `Send` target and its registration. Actions go straight into the mailbox from whatever thread
-/// the body sends on; when the body returns, the run itself is posted so the engine can forget it.
+/// the body sends on; when the body of a registered (keyed) run returns, the run itself is posted
+/// so the registry can forget it (an anonymous run is pruned from its table instead).
 /// Inlinable: created and started from the Store's specialised phase 4.
 @usableFromInline
 internal final class EffectTaskRun<Action: Sendable>: EffectSendTarget<Action>, EffectCancellable, @unchecked Sendable {
