@@ -19,9 +19,12 @@ let package = Package(
             pkgConfig: "jemalloc",
             providers: [.apt(["libjemalloc-dev"]), .brew(["jemalloc"])]
         ),
-        // Measurement infrastructure: allocation counter, statistics, timing
-        // harness, result model, compare, Markdown, SVG, registry, CLI.
-        .target(name: "LabCore", dependencies: ["CJemalloc"]),
+        // Callgrind client requests (valgrind's header when installed, stubs otherwise):
+        // the lab's instruction counts.
+        .target(name: "CValgrind"),
+        // Measurement infrastructure: allocation counter, instruction counter, statistics,
+        // timing harness, result model, compare, Markdown, SVG, registry, CLI.
+        .target(name: "LabCore", dependencies: ["CJemalloc", "CValgrind"]),
         // Hand-written reference points measured in the same run.
         .target(name: "Baselines"),
         .executableTarget(
@@ -29,9 +32,15 @@ let package = Package(
             dependencies: [
                 "CJemalloc", "LabCore", "Baselines",
                 .product(name: "SwiftRex", package: "SwiftRex"),
+                // The stack high-water primitive shared with the library's tests.
+                .product(name: "SwiftRexTestSupport", package: "SwiftRex"),
             ]
         ),
-        .testTarget(name: "LabCoreTests", dependencies: ["LabCore", "Baselines"]),
+        .testTarget(name: "LabCoreTests", dependencies: [
+            "LabCore", "Baselines",
+            .product(name: "SwiftRex", package: "SwiftRex"),
+            .product(name: "SwiftRexTestSupport", package: "SwiftRex"),
+        ]),
     ],
     swiftLanguageModes: [.v6]
 )

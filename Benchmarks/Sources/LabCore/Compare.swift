@@ -1,3 +1,5 @@
+import Foundation
+
 /// Exit codes shared by the lab executable and its scripts.
 public enum ExitCode: Int32, Sendable {
     /// Success; for compare: no difference beyond tolerances.
@@ -26,17 +28,35 @@ public struct CompareOptions: Sendable, Equatable {
     public var scalingFactor: Double
     /// Absolute tolerance on allocations per operation (0 = exact).
     public var allocationTolerance: Double
+    /// Absolute tolerance on bytes allocated per operation (0 = exact, to half a byte).
+    public var bytesTolerance: Double
+    /// Relative tolerance on instructions per operation (0.02 = ±2 %), two-sided.
+    public var instructionTolerance: Double
+    /// Absolute tolerance on the stack high-water, in bytes, two-sided.
+    public var stackTolerance: Int
     /// Restricts the comparison to matching records; defaults to the current file's filter.
     public var filter: String?
 
     /// Creates options; the defaults are those of the CLI.
-    public init(timeTolerance: Double = 0.5, timeAdvisory: Bool = false, scalingFactor: Double = 4, allocationTolerance: Double = 0, filter: String? = nil) {
+    public init(
+        timeTolerance: Double = 0.5, timeAdvisory: Bool = false, scalingFactor: Double = 4, allocationTolerance: Double = 0,
+        bytesTolerance: Double = 0, instructionTolerance: Double = CompareOptions.defaultInstructionTolerance,
+        stackTolerance: Int = CompareOptions.defaultStackTolerance, filter: String? = nil
+    ) {
         self.timeTolerance = timeTolerance
         self.timeAdvisory = timeAdvisory
         self.scalingFactor = scalingFactor
         self.allocationTolerance = allocationTolerance
+        self.bytesTolerance = bytesTolerance
+        self.instructionTolerance = instructionTolerance
+        self.stackTolerance = stackTolerance
         self.filter = filter
     }
+
+    /// Default relative tolerance on instructions per operation: ±2 %.
+    public static let defaultInstructionTolerance = 0.02
+    /// Default tolerance on the stack high-water: ±256 bytes.
+    public static let defaultStackTolerance = 256
 }
 
 /// The outcome of one comparison.
@@ -95,10 +115,20 @@ public struct CompareReport: Sendable, Equatable {
     }
 }
 
-/// Whether `key` is selected by a `--filter` substring (matches `name` or `name/size`).
+/// The prefixes of a `--filter`: comma-separated, blanks trimmed, empty items dropped.
+public func filterPrefixes(_ filter: String?) -> [String] {
+    guard let filter else { return [] }
+    return filter.split(separator: ",").map { String($0).trimmingCharacters(in: .whitespaces) }.filter { !$0.isEmpty }
+}
+
+/// Whether `key` is selected by a `--filter`: a comma-separated list of prefixes, each matched
+/// against `name` and `name/size` (`store.` selects every store scenario, `lift.collection.byId/100`
+/// one size of one). No filter selects everything.
 public func matchesFilter(_ key: RecordKey, _ filter: String?) -> Bool {
-    guard let filter, !filter.isEmpty else { return true }
-    return key.name.contains(filter) || key.description.contains(filter)
+    let prefixes = filterPrefixes(filter)
+    guard !prefixes.isEmpty else { return true }
+    let description = key.description
+    return prefixes.contains { key.name.hasPrefix($0) || description.hasPrefix($0) }
 }
 
 /// The record every time is normalised by (median ns/op of the naive store).
@@ -107,7 +137,11 @@ public let normalizingBenchmark = "naive.dispatch"
 /// Compares `current` against `baseline`. Pure: no I/O.
 ///
 /// - Allocations per op are exact and two-sided: a rise is a regression, a fall
-///   an improvement (the baseline must be updated).
+///   an improvement (the baseline must be updated). So are bytes per op.
+/// - Instructions per op (deterministic, from callgrind) are two-sided within
+///   `instructionTolerance`; a baseline figure the current run lacks is a regression,
+///   unless the current run did not count instructions at all (a warning).
+/// - Stack high-water is two-sided within `stackTolerance` bytes.
 /// - Time: each median is divided by the same file's `naive.dispatch` median and
 ///   the ratios are compared with `timeTolerance`; advisory mode only prints.
 /// - Scaling: sized scenarios whose large/small growth rose by more than
@@ -143,6 +177,13 @@ public func compareResults(current: ResultsFile, baseline: ResultsFile, options:
     if !canCompareTime {
         add(.warning, nil, "'\(normalizingBenchmark)' missing or zero in \(currentNorm == nil ? "current" : "baseline") file: time ratios not compared")
     }
+    let countedInstructions = current.metadata.instructionCounter != nil
+    if !countedInstructions && baseline.benchmarks.contains(where: { $0.instructionsPerOp != nil && matchesFilter($0.key, filter) }) {
+        add(.warning, nil, "the current run did not count instructions (--no-instructions): instructions not compared")
+    }
+    if countedInstructions, let counter = b.instructionCounter, counter != a.instructionCounter {
+        add(.warning, nil, "instruction counter differs ('\(counter)' → '\(a.instructionCounter ?? "none")'): counts may not be comparable")
+    }
     let timeKind: CompareReport.Kind = options.timeAdvisory ? .note : .regression
     let timeGainKind: CompareReport.Kind = options.timeAdvisory ? .note : .improvement
     let advisory = options.timeAdvisory ? " (advisory)" : ""
@@ -164,11 +205,43 @@ public func compareResults(current: ResultsFile, baseline: ResultsFile, options:
         } else if allocDelta < -allocSlack {
             add(.improvement, key, "allocations/op fell \(format(base.allocsPerOp)) → \(format(cur.allocsPerOp)) (update the baseline)")
         }
-        if abs(cur.bytesPerOp - base.bytesPerOp) > 0.5 {
-            add(.note, key, "bytes/op \(format(base.bytesPerOp)) → \(format(cur.bytesPerOp))")
+        // Bytes: exact (to half a byte per op, or the tolerance), two-sided.
+        let bytesDelta = cur.bytesPerOp - base.bytesPerOp
+        let bytesSlack = max(options.bytesTolerance, 0.5)
+        if bytesDelta > bytesSlack {
+            add(.regression, key, "bytes/op rose \(format(base.bytesPerOp)) → \(format(cur.bytesPerOp))")
+        } else if bytesDelta < -bytesSlack {
+            add(.improvement, key, "bytes/op fell \(format(base.bytesPerOp)) → \(format(cur.bytesPerOp)) (update the baseline)")
         }
-        if let s0 = base.stackBytes, let s1 = cur.stackBytes, s0 != s1 {
-            add(.note, key, "stack bytes \(s0) → \(s1)")
+
+        // Instructions: deterministic counts, two-sided within a relative tolerance.
+        if let i0 = base.instructionsPerOp, countedInstructions {
+            if let i1 = cur.instructionsPerOp {
+                let slack = max(i0 * options.instructionTolerance, 0.5)
+                let change = i0 > 0 ? " (\(signedPercent(i1 / i0 - 1)))" : ""
+                if i1 - i0 > slack {
+                    add(.regression, key, "instructions/op rose \(format(i0)) → \(format(i1))\(change)")
+                } else if i0 - i1 > slack {
+                    add(.improvement, key, "instructions/op fell \(format(i0)) → \(format(i1))\(change) (update the baseline)")
+                }
+            } else {
+                add(.regression, key, "instructions/op not measured (the baseline has \(format(i0)))")
+            }
+        } else if base.instructionsPerOp == nil, let i1 = cur.instructionsPerOp {
+            add(.note, key, "instructions/op \(format(i1)) (not in the baseline)")
+        }
+
+        // Stack high-water: two-sided within an absolute tolerance.
+        if let s0 = base.stackBytes {
+            if let s1 = cur.stackBytes {
+                if s1 - s0 > options.stackTolerance {
+                    add(.regression, key, "stack high-water rose \(s0) → \(s1) bytes (+\(s1 - s0))")
+                } else if s0 - s1 > options.stackTolerance {
+                    add(.improvement, key, "stack high-water fell \(s0) → \(s1) bytes (−\(s0 - s1)) (update the baseline)")
+                }
+            } else {
+                add(.regression, key, "stack high-water not measured (the baseline has \(s0) bytes)")
+            }
         }
 
         // Time: ratios to the same file's naive.dispatch.
@@ -224,6 +297,12 @@ public func compareResults(current: ResultsFile, baseline: ResultsFile, options:
     return CompareReport(findings: findings, compared: compared, exitCode: exit)
 }
 
+/// A relative change as a signed percentage, e.g. `+10.2 %` or `−0.4 %`.
+public func signedPercent(_ fraction: Double) -> String {
+    let percent = fraction * 100
+    return (percent < 0 ? "−" : "+") + fixed(abs(percent), digits: abs(percent) >= 10 ? 1 : 2) + " %"
+}
+
 /// Compact number formatting for reports and tables.
 public func format(_ value: Double) -> String {
     if value == 0 { return "0" }
@@ -258,6 +337,7 @@ public func runCompare(currentPath: String, baselinePath: String, options: Compa
         return ("error: \(error)", .badInput)
     }
     let report = compareResults(current: current, baseline: baseline, options: options)
-    let header = "compare \(currentPath) (\(current.metadata.gitRevision.prefix(12)), \(current.metadata.mode)) against \(baselinePath) (\(baseline.metadata.gitRevision.prefix(12)), \(baseline.metadata.mode))\(options.timeAdvisory ? " — time advisory" : "")"
+    let header = "compare \(currentPath) (\(current.metadata.gitRevision.prefix(12)), \(current.metadata.mode)) against \(baselinePath) (\(baseline.metadata.gitRevision.prefix(12)), \(baseline.metadata.mode))\(options.timeAdvisory ? " — time advisory" : "")\n"
+        + "gates: allocations ±\(format(options.allocationTolerance))/op, bytes ±\(format(max(options.bytesTolerance, 0.5)))/op, instructions ±\(format(options.instructionTolerance * 100)) %, stack ±\(options.stackTolerance) B, scaling ×\(format(options.scalingFactor)), time \(options.timeAdvisory ? "advisory" : "±\(format(options.timeTolerance * 100)) %")"
     return (header + "\n" + report.text, report.exitCode)
 }

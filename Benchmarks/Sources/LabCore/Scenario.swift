@@ -3,17 +3,57 @@
 /// main actor) await their work inside the measured region.
 public typealias Measured = @MainActor (_ iterations: Int) async -> Void
 
+/// One stack measurement of one operation: the high-water below the dispatching call and, when
+/// the reducer body marks its frame, the distance to that frame.
+public struct StackFigures: Sendable, Equatable {
+    /// Bytes between the dispatching call and the deepest stack byte written.
+    public var highWater: Int
+    /// Bytes between the dispatching call and the reducer body's frame, if marked.
+    public var markBytes: Int?
+    /// The painted region was exhausted: `highWater` is a lower bound.
+    public var isSaturated: Bool
+
+    /// Creates figures.
+    public init(highWater: Int, markBytes: Int? = nil, isSaturated: Bool = false) {
+        self.highWater = highWater
+        self.markBytes = markBytes
+        self.isSaturated = isSaturated
+    }
+}
+
 /// What a scenario's setup returns: the measured closure plus optional extra figures.
 public struct ScenarioBody {
     /// The measured closure.
     public var run: Measured
-    /// Stack bytes between the call and the reducer body (stack probes).
-    public var stackBytes: Int?
+    /// Stack scenarios: measures one operation's stack high-water (the stack painted first).
+    public var stackProbe: (@MainActor () -> StackFigures)?
 
     /// Creates a body.
-    public init(stackBytes: Int? = nil, run: @escaping Measured) {
-        self.stackBytes = stackBytes
+    public init(stackProbe: (@MainActor () -> StackFigures)? = nil, run: @escaping Measured) {
+        self.stackProbe = stackProbe
         self.run = run
+    }
+}
+
+/// Whether and how the instruction pass (callgrind) counts a scenario.
+public enum InstructionCounting: Sendable, Equatable {
+    /// Counted, differencing `iterations` and twice as many (nil: the runner's default), at every
+    /// size up to `maxSize` (nil: every size). Sizes above it take too long under valgrind.
+    case counted(iterations: Int? = nil, maxSize: Int? = nil)
+    /// Not counted: the figure would depend on scheduling (asynchronous work), so it cannot gate.
+    case skipped(reason: String)
+
+    /// Counted at every size with the default iterations.
+    public static let `default` = InstructionCounting.counted()
+
+    /// Whether the record of `size` is counted.
+    public func counts(size: Int?) -> Bool {
+        switch self {
+        case .skipped: return false
+        case let .counted(_, maxSize):
+            guard let maxSize, let size else { return true }
+            return size <= maxSize
+        }
     }
 }
 
@@ -35,33 +75,38 @@ public struct Scenario {
     public var isBaseline: Bool
     /// Overrides the fixed allocation-measurement iteration count (same in every mode).
     public var allocationIterations: Int?
+    /// Whether the instruction pass counts this scenario.
+    public var instructions: InstructionCounting
     /// Builds the measured body for a size (nil for unsized scenarios).
     public var setup: @MainActor (Int?) -> ScenarioBody
 
     /// A sized scenario whose setup returns the measured closure.
-    public init(name: String, sizes: [Int], allocationIterations: Int? = nil, setup: @escaping @MainActor (Int) -> Measured) {
+    public init(name: String, sizes: [Int], allocationIterations: Int? = nil, instructions: InstructionCounting = .default, setup: @escaping @MainActor (Int) -> Measured) {
         self.name = name
         self.sizes = sizes
         self.isBaseline = false
         self.allocationIterations = allocationIterations
+        self.instructions = instructions
         self.setup = { size in ScenarioBody(run: setup(size ?? sizes.first ?? 0)) }
     }
 
     /// An unsized scenario whose setup returns the measured closure.
-    public init(name: String, isBaseline: Bool = false, allocationIterations: Int? = nil, setup: @escaping @MainActor () -> Measured) {
+    public init(name: String, isBaseline: Bool = false, allocationIterations: Int? = nil, instructions: InstructionCounting = .default, setup: @escaping @MainActor () -> Measured) {
         self.name = name
         self.sizes = nil
         self.isBaseline = isBaseline
         self.allocationIterations = allocationIterations
+        self.instructions = instructions
         self.setup = { _ in ScenarioBody(run: setup()) }
     }
 
-    /// A scenario whose setup returns a full `ScenarioBody` (extras such as `stackBytes`).
-    public init(name: String, sizes: [Int]? = nil, allocationIterations: Int? = nil, body: @escaping @MainActor (Int?) -> ScenarioBody) {
+    /// A scenario whose setup returns a full `ScenarioBody` (extras such as a stack probe).
+    public init(name: String, sizes: [Int]? = nil, allocationIterations: Int? = nil, instructions: InstructionCounting = .default, body: @escaping @MainActor (Int?) -> ScenarioBody) {
         self.name = name
         self.sizes = sizes
         self.isBaseline = false
         self.allocationIterations = allocationIterations
+        self.instructions = instructions
         self.setup = body
     }
 
@@ -69,6 +114,13 @@ public struct Scenario {
     public var keys: [RecordKey] {
         if let sizes { return sizes.map { RecordKey(name: name, size: $0) } }
         return [RecordKey(name: name, size: nil)]
+    }
+
+    /// The iteration count the instruction pass differences (with twice as many): the scenario's
+    /// own, else its allocation iterations, capped at `defaultIterations`.
+    public func instructionIterations(default defaultIterations: Int) -> Int {
+        if case let .counted(iterations?, _) = instructions { return max(1, iterations) }
+        return max(1, min(allocationIterations ?? defaultIterations, defaultIterations))
     }
 }
 
@@ -100,13 +152,22 @@ public struct Runner {
         return jobs
     }
 
-    /// Measures one scenario at one size.
+    /// Measures one scenario at one size: time, then allocations and bytes over a fixed
+    /// iteration count, then (stack scenarios) the stack high-water of one operation, the
+    /// smallest of three.
     public func measure(_ scenario: Scenario, size: Int?) async -> BenchmarkRecord {
         let body = scenario.setup(size)
         let timing = await Harness.time(body.run, configuration: configuration)
         let allocationIterations = scenario.allocationIterations ?? configuration.allocationIterations
-        let allocations = await Harness.allocations(body.run, iterations: allocationIterations, repeats: configuration.allocationRepeats, counter: counter)
+        // The timing loop has warmed the body up: no separate warm-up.
+        let allocations = await Harness.allocations(body.run, iterations: allocationIterations, repeats: configuration.allocationRepeats, counter: counter, warmUp: false)
         let summary = Statistics.summarize(timing.nanosecondsPerOperation) ?? Summary(min: 0, median: 0, p90: 0, max: 0)
+        let stack = body.stackProbe.map { probe in
+            (0..<3).map { _ in probe() }.min { $0.highWater < $1.highWater }!
+        }
+        if let stack, stack.isSaturated {
+            log("warning: \(RecordKey(name: scenario.name, size: size)): the stack probe saturated; the high-water is at least \(stack.highWater) bytes")
+        }
         return BenchmarkRecord(
             name: scenario.name,
             size: size,
@@ -116,7 +177,8 @@ public struct Runner {
             iterations: timing.iterationsPerSample,
             samples: timing.nanosecondsPerOperation.count,
             allocationIterations: allocationIterations,
-            stackBytes: body.stackBytes,
+            stackBytes: stack?.highWater,
+            stackMarkBytes: stack?.markBytes,
             residentBytes: ProcessMemory.residentBytes()
         )
     }
@@ -132,7 +194,8 @@ public struct Runner {
             let record = await measure(job.0, size: job.1)
             let seconds = Double(monotonicNanoseconds() - start) / 1e9
             let position = String(index + 1).leftPadded(to: width) + "/\(jobs.count)"
-            log("[\(position)] \(key): \(format(record.nsPerOp.median)) ns/op, \(format(record.allocsPerOp)) allocs/op (\(fixed(seconds, digits: 1)) s)")
+            let stack = record.stackBytes.map { ", stack \($0) B" } ?? ""
+            log("[\(position)] \(key): \(formatDuration(record.nsPerOp.median))/op, \(format(record.allocsPerOp)) allocs/op, \(format(record.bytesPerOp)) B/op\(stack) (\(fixed(seconds, digits: 1)) s)")
             records.append(record)
         }
         return records

@@ -130,12 +130,65 @@ struct CompareTests {
         #expect(report.text.contains("cores 2 → 8"))
     }
 
-    @Test("bytes and stack changes are notes")
-    func notes() {
-        let current = Fixture.results().modifying("behavior.react.produce") { $0.bytesPerOp = 512 }
-        let report = compareResults(current: current, baseline: Fixture.results())
-        #expect(report.exitCode == .success)
-        #expect(report.findings(.note).count == 1)
+    @Test("bytes per op are gated two-sided: a rise is a regression, a fall an improvement")
+    func bytesGated() {
+        let more = Fixture.results().modifying("behavior.react.produce") { $0.bytesPerOp += 65_536 }
+        let rose = compareResults(current: more, baseline: Fixture.results(), options: CompareOptions(timeAdvisory: true))
+        #expect(rose.exitCode == .regression)
+        #expect(rose.findings(.regression).map(\.key) == ["behavior.react.produce"])
+        #expect(rose.findings(.regression).first?.message.contains("bytes/op rose 256 → 65792") == true)
+        let fewer = Fixture.results().modifying("behavior.react.produce") { $0.bytesPerOp = 128 }
+        #expect(compareResults(current: fewer, baseline: Fixture.results()).exitCode == .improvement)
+        // Half a byte per op is rounding, not a change; the tolerance widens it.
+        let rounding = Fixture.results().modifying("behavior.react.produce") { $0.bytesPerOp += 0.4 }
+        #expect(compareResults(current: rounding, baseline: Fixture.results()).exitCode == .success)
+        #expect(compareResults(current: more, baseline: Fixture.results(), options: CompareOptions(bytesTolerance: 70_000)).exitCode == .success)
+    }
+
+    @Test("instructions per op are gated two-sided within the relative tolerance")
+    func instructionsGated() {
+        let baseline = Fixture.results(instructions: true)
+        let within = baseline.modifying("reducer.single") { $0.instructionsPerOp = 121.8 } // +1.5 %
+        #expect(compareResults(current: within, baseline: baseline).exitCode == .success)
+        let rose = baseline.modifying("reducer.single") { $0.instructionsPerOp = 132 } // +10 %
+        let report = compareResults(current: rose, baseline: baseline, options: CompareOptions(timeAdvisory: true))
+        #expect(report.exitCode == .regression)
+        #expect(report.findings(.regression).map(\.key) == ["reducer.single"])
+        #expect(report.findings(.regression).first?.message.contains("instructions/op rose 120 → 132 (+10.0 %)") == true)
+        let fell = baseline.modifying("reducer.single") { $0.instructionsPerOp = 108 }
+        #expect(compareResults(current: fell, baseline: baseline).exitCode == .improvement)
+        // A looser tolerance accepts the 10 % rise.
+        #expect(compareResults(current: rose, baseline: baseline, options: CompareOptions(instructionTolerance: 0.2)).exitCode == .success)
+    }
+
+    @Test("a baseline instruction figure the current run lacks is a regression; a run without instructions only warns")
+    func missingInstructions() {
+        let baseline = Fixture.results(instructions: true)
+        let lost = baseline.modifying("reducer.single") { $0.instructionsPerOp = nil }
+        let report = compareResults(current: lost, baseline: baseline)
+        #expect(report.exitCode == .regression)
+        #expect(report.findings(.regression).first?.message.contains("instructions/op not measured") == true)
+
+        var skipped = Fixture.results()
+        skipped.metadata.instructionCounter = nil
+        let warned = compareResults(current: skipped, baseline: baseline)
+        #expect(warned.exitCode == .success)
+        #expect(warned.findings(.warning).contains { $0.message.contains("did not count instructions") })
+    }
+
+    @Test("the stack high-water is gated two-sided within the absolute tolerance")
+    func stackGated() {
+        let baseline = Fixture.results().modifying("reducer.single") { $0.stackBytes = 590_000 }
+        let deeper = baseline.modifying("reducer.single") { $0.stackBytes = 590_000 + 8_192 }
+        let report = compareResults(current: deeper, baseline: baseline, options: CompareOptions(timeAdvisory: true))
+        #expect(report.exitCode == .regression)
+        #expect(report.findings(.regression).first?.message.contains("stack high-water rose 590000 → 598192 bytes") == true)
+        let noise = baseline.modifying("reducer.single") { $0.stackBytes = 590_000 + 200 }
+        #expect(compareResults(current: noise, baseline: baseline).exitCode == .success)
+        let fixed = baseline.modifying("reducer.single") { $0.stackBytes = 1_100 }
+        #expect(compareResults(current: fixed, baseline: baseline).exitCode == .improvement)
+        let unmeasured = baseline.modifying("reducer.single") { $0.stackBytes = nil }
+        #expect(compareResults(current: unmeasured, baseline: baseline).exitCode == .regression)
     }
 
     @Test("runCompare: files on disk; missing or malformed input → exit 3 with a clear message")
