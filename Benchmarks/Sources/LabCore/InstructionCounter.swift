@@ -1,3 +1,4 @@
+import CJemalloc
 import CValgrind
 import Foundation
 
@@ -60,7 +61,9 @@ public struct InstructionMeasurement: Codable, Equatable, Sendable {
 /// callgrind counts the instructions the program executes (`Ir`), not time: the same binary on the
 /// same input gives the same count whatever else the machine does. Each scenario is counted over
 /// N and 2N iterations after a warm-up; the difference divided by N is the cost of one operation
-/// with the fixed costs (the closure call, the client requests) cancelled out.
+/// with the fixed costs (the closure call, the client requests) cancelled out. Only the main
+/// thread's instructions are read: the scenarios dispatch there, and work other threads do at the
+/// same time (a worker waking up, a channel's task) would make the count depend on scheduling.
 @MainActor
 public final class CallgrindSession {
     /// The `--callgrind-out-file` base the run passed (dumps go to `<base>.<n>`).
@@ -93,11 +96,15 @@ public final class CallgrindSession {
 
     /// Instructions executed by `body` (plus the constant cost of the client requests).
     func count(label: String, _ body: () async -> Void) async throws -> UInt64 {
+        // Every counted run starts with an empty thread cache, so how often the allocator refills
+        // it inside the run does not depend on what earlier scenarios left in it.
+        _ = mallctl("thread.tcache.flush", nil, nil, nil, 0)
         swiftrex_lab_callgrind_zero_stats()
         await body()
         label.withCString { swiftrex_lab_callgrind_dump_stats($0) }
         part += 1
-        return try Self.readTotal(path: "\(outputBase).\(part)", trigger: label)
+        // One file per thread and dump (`--separate-threads=yes`): the main thread's is `-01`.
+        return try Self.readTotal(path: "\(outputBase).\(part)-01", trigger: label)
     }
 
     /// The `totals:` (or `summary:`) figure of a callgrind output file whose trigger is `trigger`.
@@ -147,7 +154,7 @@ public enum InstructionPass {
     /// The valgrind options of the pass (before the executable).
     public static func valgrindArguments(outputBase: String) -> [String] {
         [
-            "--tool=callgrind", "--instr-atstart=no", "--callgrind-out-file=\(outputBase)",
+            "--tool=callgrind", "--instr-atstart=no", "--separate-threads=yes", "--callgrind-out-file=\(outputBase)",
             "--dump-line=no", "--compress-strings=no", "--compress-pos=no", "--quiet",
         ]
     }

@@ -18,6 +18,11 @@ public struct BenchmarkRecord: Codable, Equatable, Sendable {
     public var samples: Int?
     /// Iterations the allocation figures were measured over.
     public var allocationIterations: Int?
+    /// The scenario's own tolerance on allocations per op, when its count depends on scheduling
+    /// (asynchronous scenarios); compare uses the larger of it and its option.
+    public var allocationTolerance: Double?
+    /// The scenario's own tolerance on bytes per op, likewise.
+    public var bytesTolerance: Double?
     /// Instructions executed per operation, counted by callgrind (valgrind) and differenced
     /// over two iteration counts; absent when not counted (asynchronous scenarios, sizes above
     /// the scenario's limit, or a run with `--no-instructions`).
@@ -33,7 +38,7 @@ public struct BenchmarkRecord: Codable, Equatable, Sendable {
     public var residentBytes: Int?
 
     /// Creates a record.
-    public init(name: String, size: Int? = nil, nsPerOp: Summary, allocsPerOp: Double, bytesPerOp: Double, iterations: Int? = nil, samples: Int? = nil, allocationIterations: Int? = nil, instructionsPerOp: Double? = nil, instructionIterations: Int? = nil, stackBytes: Int? = nil, stackMarkBytes: Int? = nil, residentBytes: Int? = nil) {
+    public init(name: String, size: Int? = nil, nsPerOp: Summary, allocsPerOp: Double, bytesPerOp: Double, iterations: Int? = nil, samples: Int? = nil, allocationIterations: Int? = nil, allocationTolerance: Double? = nil, bytesTolerance: Double? = nil, instructionsPerOp: Double? = nil, instructionIterations: Int? = nil, stackBytes: Int? = nil, stackMarkBytes: Int? = nil, residentBytes: Int? = nil) {
         self.name = name
         self.size = size
         self.nsPerOp = nsPerOp
@@ -42,6 +47,8 @@ public struct BenchmarkRecord: Codable, Equatable, Sendable {
         self.iterations = iterations
         self.samples = samples
         self.allocationIterations = allocationIterations
+        self.allocationTolerance = allocationTolerance
+        self.bytesTolerance = bytesTolerance
         self.instructionsPerOp = instructionsPerOp
         self.instructionIterations = instructionIterations
         self.stackBytes = stackBytes

@@ -36,23 +36,31 @@ public struct ScenarioBody {
 }
 
 /// Whether and how the instruction pass (callgrind) counts a scenario.
+///
+/// A sized scenario is counted at its smallest and its largest size up to `maxSize`: the two ends
+/// show whether the cost per operation depends on the size, and each count under valgrind costs
+/// about a second of fixed overhead.
 public enum InstructionCounting: Sendable, Equatable {
-    /// Counted, differencing `iterations` and twice as many (nil: the runner's default), at every
-    /// size up to `maxSize` (nil: every size). Sizes above it take too long under valgrind.
+    /// Counted, differencing `iterations` and twice as many (nil: the runner's default), at the
+    /// smallest size and the largest size up to `maxSize` (nil: the largest). Larger sizes take
+    /// too long under valgrind.
     case counted(iterations: Int? = nil, maxSize: Int? = nil)
     /// Not counted: the figure would depend on scheduling (asynchronous work), so it cannot gate.
     case skipped(reason: String)
 
-    /// Counted at every size with the default iterations.
+    /// Counted with the default iterations.
     public static let `default` = InstructionCounting.counted()
 
-    /// Whether the record of `size` is counted.
-    public func counts(size: Int?) -> Bool {
+    /// The sizes counted among `sizes` (nil for an unsized scenario, which is counted unless
+    /// skipped).
+    public func countedSizes(_ sizes: [Int]?) -> [Int]? {
         switch self {
-        case .skipped: return false
+        case .skipped: return []
         case let .counted(_, maxSize):
-            guard let maxSize, let size else { return true }
-            return size <= maxSize
+            guard let sizes else { return nil }
+            let eligible = sizes.filter { maxSize == nil || $0 <= maxSize! }.sorted()
+            guard let smallest = eligible.first, let largest = eligible.last else { return [] }
+            return smallest == largest ? [smallest] : [smallest, largest]
         }
     }
 }
@@ -77,6 +85,11 @@ public struct Scenario {
     public var allocationIterations: Int?
     /// Whether the instruction pass counts this scenario.
     public var instructions: InstructionCounting
+    /// Allocations per op this scenario's figure may move between runs (asynchronous scenarios
+    /// whose count depends on scheduling); 0 for exact figures.
+    public var allocationTolerance: Double = 0
+    /// Bytes per op this scenario's figure may move between runs; 0 for exact figures.
+    public var bytesTolerance: Double = 0
     /// Builds the measured body for a size (nil for unsized scenarios).
     public var setup: @MainActor (Int?) -> ScenarioBody
 
@@ -110,10 +123,26 @@ public struct Scenario {
         self.setup = body
     }
 
+    /// This scenario with tolerances on its allocation figures, for a scenario whose allocations
+    /// depend on scheduling (recorded in its records; compare honours them).
+    public func tolerating(allocations: Double, bytes: Double) -> Scenario {
+        var copy = self
+        copy.allocationTolerance = allocations
+        copy.bytesTolerance = bytes
+        return copy
+    }
+
     /// The record keys this scenario produces.
     public var keys: [RecordKey] {
         if let sizes { return sizes.map { RecordKey(name: name, size: $0) } }
         return [RecordKey(name: name, size: nil)]
+    }
+
+    /// Whether the instruction pass counts the record of `size`.
+    public func countsInstructions(size: Int?) -> Bool {
+        if case .skipped = instructions { return false }
+        guard let size else { return true }
+        return instructions.countedSizes(sizes)?.contains(size) ?? true
     }
 
     /// The iteration count the instruction pass differences (with twice as many): the scenario's
@@ -177,6 +206,8 @@ public struct Runner {
             iterations: timing.iterationsPerSample,
             samples: timing.nanosecondsPerOperation.count,
             allocationIterations: allocationIterations,
+            allocationTolerance: scenario.allocationTolerance > 0 ? scenario.allocationTolerance : nil,
+            bytesTolerance: scenario.bytesTolerance > 0 ? scenario.bytesTolerance : nil,
             stackBytes: stack?.highWater,
             stackMarkBytes: stack?.markBytes,
             residentBytes: ProcessMemory.residentBytes()

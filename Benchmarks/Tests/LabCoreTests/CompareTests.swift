@@ -161,6 +161,36 @@ struct CompareTests {
         #expect(compareResults(current: rose, baseline: baseline, options: CompareOptions(instructionTolerance: 0.2)).exitCode == .success)
     }
 
+    @Test("a filtered run against a whole-suite baseline widens the instruction tolerance to ±5 %, with a warning")
+    func filteredRunTolerance() {
+        let baseline = Fixture.results(instructions: true)
+        var filtered = baseline.modifying("reducer.single") { $0.instructionsPerOp = 124.8 } // +4 %
+        filtered.metadata.filter = "reducer."
+        let report = compareResults(current: filtered, baseline: baseline)
+        #expect(report.exitCode == .success)
+        #expect(report.findings(.warning).contains { $0.message.contains("tolerance widened to ±5 %") })
+        let planted = filtered.modifying("reducer.single") { $0.instructionsPerOp = 132 } // +10 %
+        #expect(compareResults(current: planted, baseline: baseline).exitCode == .regression)
+        // The whole suite keeps the tight gate.
+        let whole = baseline.modifying("reducer.single") { $0.instructionsPerOp = 124.8 }
+        #expect(compareResults(current: whole, baseline: baseline).exitCode == .regression)
+    }
+
+    @Test("a scenario's own allocation tolerance (scheduling noise) is honoured from the baseline")
+    func recordTolerance() {
+        let baseline = Fixture.results().modifying("behavior.react.produce") { record in
+            record.allocationTolerance = 0.01
+            record.bytesTolerance = 16
+        }
+        let noisy = baseline.modifying("behavior.react.produce") { record in
+            record.allocsPerOp += 0.008
+            record.bytesPerOp += 12
+        }
+        #expect(compareResults(current: noisy, baseline: baseline).exitCode == .success)
+        let regressed = baseline.modifying("behavior.react.produce") { $0.allocsPerOp += 1 }
+        #expect(compareResults(current: regressed, baseline: baseline).exitCode == .regression)
+    }
+
     @Test("a baseline instruction figure the current run lacks is a regression; a run without instructions only warns")
     func missingInstructions() {
         let baseline = Fixture.results(instructions: true)

@@ -87,6 +87,23 @@ struct ReportsTests {
         #expect(formatBytes(1_048_500) == "1 MiB") // 1023.9 KiB rounds up to the next unit
     }
 
+    @Test("the instruction pass counts a sized scenario at its two ends (up to its limit), never a skipped one")
+    @MainActor
+    func instructionSizes() {
+        #expect(InstructionCounting.default.countedSizes([100, 1_000, 10_000, 100_000]) == [100, 100_000])
+        #expect(InstructionCounting.counted(maxSize: 10_000).countedSizes([1_000, 10_000, 100_000]) == [1_000, 10_000])
+        #expect(InstructionCounting.counted(maxSize: 1_000).countedSizes([1_000, 10_000]) == [1_000])
+        #expect(InstructionCounting.default.countedSizes(nil) == nil)
+        #expect(InstructionCounting.skipped(reason: "async").countedSizes([1, 2]) == [])
+        let sized = Scenario(name: "x", sizes: [100, 1_000, 10_000], instructions: .counted(iterations: 8)) { _ in { _ in } }
+        #expect(sized.countsInstructions(size: 100) && !sized.countsInstructions(size: 1_000) && sized.countsInstructions(size: 10_000))
+        #expect(sized.instructionIterations(default: 256) == 8)
+        let skipped = Scenario(name: "y", instructions: .skipped(reason: "async")) { { _ in } }
+        #expect(!skipped.countsInstructions(size: nil))
+        let slow = Scenario(name: "z", sizes: [1], allocationIterations: 4) { _ in { _ in } }
+        #expect(slow.instructionIterations(default: 256) == 4)
+    }
+
     @Test("nice axis ceilings")
     func niceCeiling() {
         #expect(SVGChart.niceCeiling(0) == 1)
