@@ -36,11 +36,18 @@ let package = Package(
                 .product(name: "SwiftRexTestSupport", package: "SwiftRex"),
             ]
         ),
-        .testTarget(name: "LabCoreTests", dependencies: [
-            "LabCore", "Baselines",
-            .product(name: "SwiftRex", package: "SwiftRex"),
-            .product(name: "SwiftRexTestSupport", package: "SwiftRex"),
-        ]),
+        // The lab's tests; they also hold the TestStore's failure diff to a memory budget, counted
+        // exactly by jemalloc (the library's own tests cannot count allocations), and the stack
+        // budget of lifted dispatches (SwiftRexTestSupport's high-water probe).
+        .testTarget(
+            name: "LabCoreTests",
+            dependencies: [
+                "LabCore", "Baselines",
+                .product(name: "SwiftRex", package: "SwiftRex"),
+                .product(name: "SwiftRexTesting", package: "SwiftRex"),
+                .product(name: "SwiftRexTestSupport", package: "SwiftRex"),
+            ]
+        ),
     ],
     swiftLanguageModes: [.v6]
 )

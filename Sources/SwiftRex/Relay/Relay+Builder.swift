@@ -88,6 +88,18 @@ extension Relay.Scope {
         .init(action: .init(), state: Relay.IdentifiedElements(container: Lens(keyPath), id: { $0.id }), environment: .init())
     }
 
+    /// A scope whose state lane locates elements of an ``IdentifiedArray`` by id, in O(1) (absent ids included).
+    @inlinable
+    public static func state<G, Element, A, E>(_ keyPath: WritableKeyPath<G, IdentifiedArray<Element>>) -> Relay.Scope<Relay.Identity<A>, Relay.IdentifiedArrayElements<G, Element>, Relay.Identity<E>> where Element: Identifiable, Element.ID: Sendable {
+        .init(action: .init(), state: Relay.IdentifiedArrayElements(container: Lens(keyPath)), environment: .init())
+    }
+
+    /// A scope whose state lane locates elements of an ``IdentifiedArray`` reached through a lens by id, in O(1).
+    @inlinable
+    public static func state<G, Element, A, E>(_ lens: Lens<G, IdentifiedArray<Element>>) -> Relay.Scope<Relay.Identity<A>, Relay.IdentifiedArrayElements<G, Element>, Relay.Identity<E>> where Element: Identifiable, Element.ID: Sendable {
+        .init(action: .init(), state: Relay.IdentifiedArrayElements(container: lens), environment: .init())
+    }
+
     /// A scope whose state lane locates elements of an array by a custom id key path, in O(1) amortised.
     @inlinable
     public static func state<G, C, ID, A, E>(_ keyPath: WritableKeyPath<G, C>, id: KeyPath<C.Element, ID> & Sendable) -> Relay.Scope<Relay.Identity<A>, Relay.IdentifiedElements<G, C, ID>, Relay.Identity<E>> where C: MutableCollection & RandomAccessCollection & Sendable, C.Index == Int, ID: Hashable & Sendable {
@@ -208,6 +220,18 @@ extension Relay.Scope {
     @inlinable
     public func state<G, C>(_ keyPath: WritableKeyPath<G, C>) -> Relay.Scope<ActionLane, Relay.IdentifiedElements<G, C, C.Element.ID>, EnvironmentLane> where StateLane == Relay.Identity<G>, C: MutableCollection & RandomAccessCollection & Sendable, C.Index == Int, C.Element: Identifiable, C.Element.ID: Sendable {
         .init(action: action, state: Relay.IdentifiedElements(container: Lens(keyPath), id: { $0.id }), environment: environment)
+    }
+
+    /// Sets the state lane: it locates elements of an ``IdentifiedArray`` by id, in O(1) (absent ids included).
+    @inlinable
+    public func state<G, Element>(_ keyPath: WritableKeyPath<G, IdentifiedArray<Element>>) -> Relay.Scope<ActionLane, Relay.IdentifiedArrayElements<G, Element>, EnvironmentLane> where StateLane == Relay.Identity<G>, Element: Identifiable, Element.ID: Sendable {
+        .init(action: action, state: Relay.IdentifiedArrayElements(container: Lens(keyPath)), environment: environment)
+    }
+
+    /// Sets the state lane: it locates elements of an ``IdentifiedArray`` reached through a lens by id, in O(1).
+    @inlinable
+    public func state<G, Element>(_ lens: Lens<G, IdentifiedArray<Element>>) -> Relay.Scope<ActionLane, Relay.IdentifiedArrayElements<G, Element>, EnvironmentLane> where StateLane == Relay.Identity<G>, Element: Identifiable, Element.ID: Sendable {
+        .init(action: action, state: Relay.IdentifiedArrayElements(container: lens), environment: environment)
     }
 
     /// Sets the state lane: it locates elements of an array by a custom id key path, in O(1) amortised.

@@ -35,6 +35,9 @@ public struct StoreDiagnostic: Sendable, CustomStringConvertible {
         case missingElement
         /// An identified collection holds the same id more than once: actions reach the first occurrence.
         case duplicateID
+        /// A mutating unit writes a part of the state the library cannot locate, so every action
+        /// it handles re-evaluates the supervision of a whole collection (reported once per Store).
+        case broadInvalidation
     }
 
     /// The kind of misuse.
@@ -69,8 +72,8 @@ internal func reportDiagnostic(_ diagnostic: StoreDiagnostic) {
 }
 
 /// Global defaults for Store diagnostics, modelled on RxSwift's `Hooks`. Each Store copies them at
-/// initialisation and can override them (``Store/reentranceThreshold``, ``Store/onReentranceDetected``,
-/// ``Store/onDiagnostic``).
+/// initialisation and can override the runaway-loop ones (``Store/reentranceThreshold``,
+/// ``Store/onReentranceDetected``).
 @MainActor
 public enum StoreHooks {
     /// The default runaway-loop threshold (clamped to at least 1 when a Store reads it).
@@ -82,7 +85,8 @@ public enum StoreHooks {
         assertionFailure(info.description)
     }
 
-    /// The handler for other detected misuse: logs it; a duplicate id also asserts in debug builds (D12).
+    /// The handler for other detected misuse: logs it; a duplicate id also asserts in debug builds
+    /// (<doc:Lifting#Duplicate-ids>).
     public static var onDiagnostic: @MainActor (StoreDiagnostic) -> Void = { diagnostic in
         print("SwiftRex: \(diagnostic)")
         if diagnostic.kind == .duplicateID { assertionFailure(diagnostic.description) }

@@ -1,33 +1,75 @@
 /// A Store's phase 5: the behavior's supervision units as reconcile segments, with the per-store
-/// trackers of collection lifts, so that an action that changed one element reconciles only that
-/// element (D5) and everything else reconciles the full desired set.
+/// trackers of collection lifts.
+///
+/// Each segment knows the part of the state it reads (`StateFootprint`). The Store gives every
+/// mutating unit a bit mask of the segments its writes can reach, worked out once at
+/// initialisation; a dispatch ORs the masks of the units that mutated, and phase 5 looks only at
+/// those segments. A segment outside the mask is neither evaluated nor reconciled. Inside it, a
+/// collection lift's segment re-evaluates only the element an action addressed when everything
+/// that mutated was scoped to that element; any other segment is evaluated whole and reconciled
+/// as one patch. Whatever cannot be done soundly in part falls back to the full reconcile.
 @MainActor
 @usableFromInline
 internal final class SupervisionPlan<State: Sendable, Action: Sendable, Environment: Sendable> {
-    private struct Segment {
+    /// One supervision unit and its buffers. A class: its buffers are mutated in place without
+    /// going through an array's accessors (unspecialised, those allocate per access).
+    @MainActor
+    private final class Segment {
+        /// Its place in the plan.
+        let index: Int
         let supervise: @MainActor @Sendable (State) -> Supervision<Action, Environment>
         let tracker: (any ElementSupervisionTracking<State, Action, Environment>)?
-        /// The keys the segment wanted at the last full reconcile; stale (`nil`) once one of its
-        /// elements was reconciled alone.
-        var previous: [AnyHashableSendable]?
+        /// The part of the state the segment reads.
+        let reads: StateFootprint
+        /// The channels a plain segment wanted at the last reconcile (`nil` before the first): the
+        /// array its supervision built, held, not copied. A collection segment's keys live in its
+        /// tracker's memo.
+        var reconciled: Keep<Action>?
+        /// The channels of the last evaluation (a plain segment's array as its supervision built
+        /// it: never copied).
+        var channels: Keep<Action> = []
+        /// A collection segment's container orders of `channels` (a plain segment's are positions).
+        var orders: [UInt64] = []
+
+        init(_ unit: SupervisionUnit<State, Action, Environment>, index: Int) {
+            self.index = index
+            supervise = unit.supervise
+            tracker = unit.keyed?.makeTracker()
+            reads = unit.footprint.touches
+        }
     }
 
-    private var segments: [Segment]
+    /// The mask bit of "this mutation may have removed collection elements that own effects".
+    @usableFromInline static var removalBit: UInt64 { 1 << 63 }
+    /// Segments from this index on share one bit.
+    private static var sharedBitIndex: Int { 62 }
+
+    private let segments: [Segment]
     /// The segment of each lift token that appears once (a token lifted twice is ambiguous).
     private let segmentOfToken: [LiftToken: Int]
-    /// Reused buffers of the full evaluation.
-    private var keep: Keep<Action> = []
-    private var ends: [Int] = []
-    private var orders: [UInt64] = []
-    private var scratch: Keep<Action> = []
+    /// Reused buffers handed to the engine (emptied after each use, so that the segments'
+    /// buffers stay uniquely referenced).
+    private var sets: [Keep<Action>] = []
+    private var orderSets: [[UInt64]] = []
+    private var patchKeys: [AnyHashableSendable] = []
+    /// The collection segments patched from their containers' journals in this reconcile.
+    private var editedSegments: [Int] = []
+    private var patches: [SegmentPatch<Action>] = []
     /// Whether the trackers' memos and the segments' keys describe the engine's memory.
     private var isCommitted = false
-    /// Whether single-element reconciles are allowed (a test switch; on by default).
+    /// Whether phase 5 may skip segments and reconcile in part (a test switch; on by default).
+    /// Off, every mutation reconciles the full desired set: the reference the partial paths
+    /// must agree with.
     var allowsPartial = true
+    /// What phase 5 did so far, for tests.
+    private(set) var statistics = SupervisionStatistics()
 
     @usableFromInline
     init(units: [SupervisionUnit<State, Action, Environment>]) {
-        segments = units.map { Segment(supervise: $0.supervise, tracker: $0.keyed?.makeTracker(), previous: nil) }
+        let segments = units.indices.map { Segment(units[$0], index: $0) }
+        self.segments = segments
+        allSegments = units.indices.reduce(0) { $0 | Self.bit($1) }
+        journaledSegments = segments.indices.reduce(0) { $0 | (segments[$1].tracker?.hasJournal == true ? Self.bit($1) : 0) }
         var counts: [LiftToken: Int] = [:]
         var positions: [LiftToken: Int] = [:]
         for (index, unit) in units.enumerated() {
@@ -38,11 +80,43 @@ internal final class SupervisionPlan<State: Sendable, Action: Sendable, Environm
         segmentOfToken = positions.filter { counts[$0.key] == 1 }
     }
 
-    /// Reconciles after a mutation of `scope` caused by `action`: only the addressed element when
-    /// that is sound, else the full desired set.
-    func reconcile(after scope: MutationScope, action: Action, state: State, environment: Environment, engine: EffectEngine<Action>, depth: Int) {
-        if allowsPartial, isCommitted, let token = scope.addressedToken, let segment = segmentOfToken[token],
-           reconcileAddressed(segment, action: action, state: state, environment: environment, engine: engine, depth: depth) {
+    /// The mask bit of segment `index`.
+    private static func bit(_ index: Int) -> UInt64 {
+        1 << UInt64(min(index, sharedBitIndex))
+    }
+
+    /// The mask of every segment.
+    private let allSegments: UInt64
+    /// The mask of the collection segments whose container keeps an edit journal: worth
+    /// patching even when every segment is affected.
+    private let journaledSegments: UInt64
+
+    /// The segments a mutation of `footprint` can change, as a bit mask.
+    @usableFromInline
+    func mask(writing footprint: StateFootprint) -> UInt64 {
+        var mask: UInt64 = 0
+        for index in segments.indices where segments[index].reads.overlaps(footprint) { mask |= Self.bit(index) }
+        return mask
+    }
+
+    /// Whether a collection lift supervises here: the segments a catch-all mutation makes expensive.
+    @usableFromInline
+    var hasCollectionSegment: Bool { segments.contains { $0.tracker != nil } }
+
+    /// Reconciles after a mutation of `scope` caused by `action`, looking only at the segments in
+    /// `mask`: the addressed element alone when that is sound, a patch per affected segment
+    /// otherwise, and the full desired set when every segment is affected or a patch cannot be
+    /// applied soundly.
+    func reconcile(after scope: MutationScope, mask: UInt64, action: Action, state: State, environment: Environment, engine: EffectEngine<Action>, depth: Int) {
+        guard allowsPartial else {
+            reconcileAll(state: state, environment: environment, engine: engine, depth: depth)
+            return
+        }
+        let segmentMask = mask & ~Self.removalBit
+        guard segmentMask != 0 else { return }
+        let addressed = scope.addressedToken.flatMap { segmentOfToken[$0] }
+        if isCommitted, addressed != nil || segmentMask != allSegments || segmentMask & journaledSegments != 0,
+           reconcilePatches(mask: segmentMask, addressed: addressed, action: action, state: state, environment: environment, engine: engine, depth: depth) {
             return
         }
         reconcileAll(state: state, environment: environment, engine: engine, depth: depth)
@@ -50,80 +124,175 @@ internal final class SupervisionPlan<State: Sendable, Action: Sendable, Environm
 
     /// Evaluates every segment and reconciles the full set; remembers it when it changed.
     func reconcileAll(state: State, environment: Environment, engine: EffectEngine<Action>, depth: Int) {
-        if segments.count == 1, segments[0].tracker == nil {
-            // One plain supervision: its channels go to the engine as they are (copying them
-            // into the shared buffer would copy every channel on every reconcile).
-            let channels = segments[0].supervise(state).runReader(environment)
-            if engine.reconcile(channels, depth: depth) || !isCommitted {
-                var previous: [AnyHashableSendable] = []
-                previous.reserveCapacity(channels.count)
-                for index in channels.indices { previous.append(channels[index].id) }
-                segments[0].previous = previous
-                isCommitted = true
-            }
-            return
+        statistics.fullReconciles &+= 1
+        for segment in segments { evaluate(segment, state: state, environment: environment) }
+        for segment in segments {
+            sets.append(segment.channels)
+            orderSets.append(segment.orders)
         }
-        keep.removeAll(keepingCapacity: true)
-        ends.removeAll(keepingCapacity: true)
-        orders.removeAll(keepingCapacity: true)
-        for (index, segment) in segments.enumerated() {
+        let changed = engine.reconcile(sets, orders: orderSets, depth: depth)
+        sets.removeAll(keepingCapacity: true)
+        orderSets.removeAll(keepingCapacity: true)
+        // Remember what was evaluated: everything after a change, else only what went stale
+        // (channel-less elements that moved keep the set but change the ordinals).
+        for segment in segments {
             if let tracker = segment.tracker {
-                tracker.evaluateAll(state, environment, into: &keep)
-                tracker.appendOrders(segment: index, into: &orders)
-            } else {
-                let start = keep.count
-                keep.append(contentsOf: segment.supervise(state).runReader(environment))
-                for position in 0..<(keep.count - start) {
-                    orders.append(containerOrder(segment: index, ordinal: position, index: 0))
+                if changed || !isCommitted || !tracker.pendingMatchesMemo {
+                    if !changed { engine.updateOrders(segment.channels, orders: segment.orders) }
+                    tracker.commitAll()
+                } else {
+                    tracker.clearPending()
                 }
+            } else if changed || !isCommitted || segment.reconciled == nil {
+                segment.reconciled = segment.channels
             }
-            ends.append(keep.count)
-        }
-        let changed = engine.reconcile(keep, segmentEnds: ends, orders: orders, depth: depth)
-        // Remember what was evaluated: everything after a change, else only the segments whose
-        // memory went stale (an element reconciled alone, or channel-less elements that moved).
-        var start = 0
-        for index in segments.indices {
-            let stale = changed || !isCommitted || segments[index].previous == nil
-                || segments[index].tracker.map { !$0.pendingMatchesMemo } ?? false
-            if stale {
-                if !changed { engine.updateOrders(keep, start..<ends[index], orders: orders) }
-                segments[index].tracker?.commitAll()
-                var previous: [AnyHashableSendable] = []
-                previous.reserveCapacity(ends[index] - start)
-                for position in start..<ends[index] { previous.append(keep[position].id) }
-                segments[index].previous = previous
-            }
-            start = ends[index]
         }
         isCommitted = true
-        keep.removeAll(keepingCapacity: true)
     }
 
-    /// Reconciles the element `action` addresses in `target` alone, after checking that every
-    /// other segment still wants exactly what it wanted. `false` when that cannot be done soundly.
-    private func reconcileAddressed(
-        _ target: Int, action: Action, state: State, environment: Environment, engine: EffectEngine<Action>, depth: Int
-    ) -> Bool {
-        for index in segments.indices where index != target {
-            guard let previous = segments[index].previous else { return false }
-            scratch.removeAll(keepingCapacity: true)
-            if let tracker = segments[index].tracker {
-                tracker.evaluateAll(state, environment, into: &scratch)
-            } else {
-                scratch.append(contentsOf: segments[index].supervise(state).runReader(environment))
-            }
-            let unchanged = engine.segmentMatches(index, previous: previous, channels: scratch)
-            scratch.removeAll(keepingCapacity: true)
-            guard unchanged else { return false }
+    /// Evaluates one segment into its buffers.
+    private func evaluate(_ segment: Segment, state: State, environment: Environment) {
+        statistics.segmentEvaluations &+= 1
+        if let tracker = segment.tracker {
+            segment.channels.removeAll(keepingCapacity: true)
+            segment.orders.removeAll(keepingCapacity: true)
+            tracker.evaluateAll(state, environment, into: &segment.channels)
+            tracker.appendOrders(segment: segment.index, into: &segment.orders)
+        } else {
+            segment.channels = segment.supervise(state).runReader(environment)
         }
-        guard let tracker = segments[target].tracker,
-              let (previous, channels, ordinal) = tracker.evaluateAddressed(action, state, environment)
-        else { return false }
-        if engine.segmentMatches(target, previous: previous, channels: channels) { return true }
-        guard engine.reconcileSegment(target, previous: Array(previous), channels: channels, ordinal: ordinal, depth: depth) else { return false }
-        tracker.commitAddressed(ElementKeys(channels))
-        segments[target].previous = nil
+    }
+
+    private static func keys(of channels: Keep<Action>) -> [AnyHashableSendable] {
+        var keys: [AnyHashableSendable] = []
+        keys.reserveCapacity(channels.count)
+        channels.withUnsafeBufferPointer { buffer in
+            for index in 0..<buffer.count { keys.append(buffer[index].id) }
+        }
+        return keys
+    }
+
+    /// Reconciles the segments in `mask` as patches: for the collection segment `addressed`
+    /// (whose lift every mutation was addressed through), the addressed element; for any other,
+    /// the whole segment. `false`, having changed nothing, when that cannot be done soundly.
+    private func reconcilePatches(
+        mask: UInt64, addressed: Int?, action: Action, state: State, environment: Environment, engine: EffectEngine<Action>, depth: Int
+    ) -> Bool {
+        patches.removeAll(keepingCapacity: true)
+        editedSegments.removeAll(keepingCapacity: true)
+        defer {
+            patches.removeAll(keepingCapacity: true)
+            editedSegments.removeAll(keepingCapacity: true)
+        }
+        for index in segments.indices where mask & Self.bit(index) != 0 {
+            let segment = segments[index]
+            if index == addressed, let tracker = segment.tracker {
+                guard let (previous, channels, ordinal) = tracker.evaluateAddressed(action, state, environment) else { return false }
+                statistics.elementEvaluations &+= 1
+                var elementOrders: [UInt64] = []
+                elementOrders.reserveCapacity(channels.count)
+                for position in 0..<channels.count { elementOrders.append(containerOrder(segment: index, ordinal: ordinal, index: position)) }
+                if engine.patchMatches(index, previous: previous, channels: channels, orders: elementOrders) { continue }
+                patches.append(SegmentPatch(segment: index, previous: Array(previous), channels: channels, orders: elementOrders, kind: .addressed))
+                continue
+            }
+            if let tracker = segment.tracker, let changes = tracker.evaluateEdits(state, environment) {
+                // The container's journal names the elements that came, went or changed: only
+                // those are evaluated and patched, in container order.
+                statistics.elementEvaluations &+= changes.count
+                editedSegments.append(index)
+                for change in changes.sorted(by: { $0.ordinal < $1.ordinal }) {
+                    var elementOrders: [UInt64] = []
+                    elementOrders.reserveCapacity(change.channels.count)
+                    for position in 0..<change.channels.count {
+                        elementOrders.append(containerOrder(segment: index, ordinal: change.ordinal, index: position))
+                    }
+                    if engine.patchMatches(index, previous: change.previous, channels: change.channels, orders: elementOrders) { continue }
+                    patches.append(SegmentPatch(segment: index, previous: Array(change.previous), channels: change.channels, orders: elementOrders, kind: .edited))
+                }
+                continue
+            }
+            evaluate(segment, state: state, environment: environment)
+            if let tracker = segment.tracker {
+                patchKeys.removeAll(keepingCapacity: true)
+                tracker.appendRememberedKeys(into: &patchKeys)
+                if engine.patchMatches(index, previous: patchKeys, channels: segment.channels, orders: segment.orders) {
+                    // The same channels; channel-less elements may still have moved.
+                    if tracker.pendingMatchesMemo { tracker.clearPending() } else { tracker.commitAll() }
+                    continue
+                }
+                patches.append(SegmentPatch(segment: index, previous: patchKeys, channels: segment.channels, orders: segment.orders, kind: .whole))
+            } else {
+                guard let reconciled = segment.reconciled else { return false }
+                if engine.patchMatches(index, previousChannels: reconciled, channels: segment.channels, orders: []) { continue }
+                patches.append(SegmentPatch(segment: index, previous: Self.keys(of: reconciled), channels: segment.channels, orders: [], kind: .whole))
+            }
+        }
+        if patches.isEmpty {
+            for index in editedSegments { segments[index].tracker?.commitEdits() }
+            statistics.unchangedPartials &+= 1
+            return true
+        }
+        guard engine.reconcilePatches(patches, depth: depth) else {
+            // Nothing was applied: forget what the trackers evaluated.
+            for index in segments.indices where mask & Self.bit(index) != 0 { segments[index].tracker?.clearPending() }
+            statistics.refusedPatches &+= 1
+            return false
+        }
+        statistics.patchedReconciles &+= 1
+        for index in editedSegments { segments[index].tracker?.commitEdits() }
+        for patch in patches {
+            let segment = segments[patch.segment]
+            switch patch.kind {
+            case .addressed: segment.tracker?.commitAddressed(ElementKeys(patch.channels))
+            case .edited: break
+            case .whole:
+                if let tracker = segment.tracker { tracker.commitAll() } else { segment.reconciled = patch.channels }
+            }
+        }
         return true
+    }
+}
+
+/// What phase 5 did since a Store was created: how often it evaluated and reconciled what.
+@_spi(Testing)
+public struct SupervisionStatistics: Sendable, Equatable {
+    /// Reconciles of the full desired set.
+    public var fullReconciles = 0
+    /// Dispatches whose affected segments were reconciled as patches.
+    public var patchedReconciles = 0
+    /// Dispatches whose affected segments turned out to want the same channels.
+    public var unchangedPartials = 0
+    /// Patches the engine refused (then reconciled in full).
+    public var refusedPatches = 0
+    /// Whole evaluations of one segment (a supervision unit; a collection lift's: every element).
+    public var segmentEvaluations = 0
+    /// Evaluations of one collection element alone.
+    public var elementEvaluations = 0
+
+    /// No reconcile yet.
+    public init() {}
+}
+
+/// One part of the desired set reconciled alone: what one segment (or one element of a collection
+/// segment) wants now, and the keys it wanted before.
+@usableFromInline
+internal struct SegmentPatch<Action: Sendable> {
+    let segment: Int
+    let previous: [AnyHashableSendable]
+    let channels: Keep<Action>
+    /// The container order of each channel.
+    let orders: [UInt64]
+    /// What the patch covers.
+    let kind: Kind
+
+    /// What a patch covers.
+    enum Kind {
+        /// The whole segment.
+        case whole
+        /// The element the action addressed.
+        case addressed
+        /// One element its container's journal says was edited.
+        case edited
     }
 }
