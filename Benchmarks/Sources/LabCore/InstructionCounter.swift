@@ -80,18 +80,41 @@ public final class CallgrindSession {
         self.outputBase = outputBase
     }
 
-    /// Instructions per operation of `body`: warm-up with `iterations`, then counted over
-    /// `iterations` and `2 × iterations`, differenced.
-    public func instructionsPerOperation(label: String, iterations: Int, _ body: Measured) async throws -> Double {
-        await body(iterations)
+    /// Instructions per operation of `body` and the N they were differenced over: a warm-up, then
+    /// (instrumented) a one-iteration probe that sets N unless `iterations` fixes it, and counts
+    /// over N and 2N iterations, differenced.
+    public func instructionsPerOperation(label: String, iterations fixed: Int?, _ body: Measured) async throws -> (perOp: Double, iterations: Int) {
+        // A warm-up over 64 iterations, uninstrumented: the loops cycle through their inputs (64
+        // actions, 64 projections), and a first visit may do one-time work the counts must not see.
+        await body(Self.warmUpIterations)
         // Instrumentation only around the counted runs: setups and warm-ups run at valgrind's
         // uninstrumented speed. (Left on for the whole pass, the pass is 2.5× slower and its
         // differenced figures stop repeating.)
         swiftrex_lab_callgrind_start_instrumentation()
         defer { swiftrex_lab_callgrind_stop_instrumentation() }
+        let iterations: Int
+        if let fixed {
+            iterations = fixed
+        } else {
+            let probe = try await count(label: "\(label) probe") { await body(1) }
+            iterations = Self.iterations(probe: probe)
+        }
         let single = try await count(label: "\(label) x\(iterations)") { await body(iterations) }
         let double = try await count(label: "\(label) x\(2 * iterations)") { await body(2 * iterations) }
-        return (Double(double) - Double(single)) / Double(iterations)
+        return ((Double(double) - Double(single)) / Double(iterations), iterations)
+    }
+
+    /// Iterations of the uninstrumented warm-up: one cycle of the scenarios' input patterns.
+    public nonisolated static let warmUpIterations = 64
+
+    /// N for an operation whose one-iteration probe counted `probe` instructions: the largest
+    /// power of two up to `cap` whose N-iteration run stays within `budget` instructions (at least
+    /// 1). Powers of two keep N stable when the probe moves a little, and 256 is a multiple of the
+    /// 64-action pattern the dispatch loops cycle.
+    public nonisolated static func iterations(probe: UInt64, cap: Int = 256, budget: UInt64 = 1 << 22) -> Int {
+        var iterations = 1
+        while iterations * 2 <= cap && UInt64(iterations * 2) * max(probe, 1) <= budget { iterations *= 2 }
+        return iterations
     }
 
     /// Instructions executed by `body` (plus the constant cost of the client requests).

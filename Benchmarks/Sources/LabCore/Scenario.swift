@@ -39,9 +39,11 @@ public struct ScenarioBody {
 ///
 /// A sized scenario is counted at its smallest and its largest size up to `maxSize`: the two ends
 /// show whether the cost per operation depends on the size, and each count under valgrind costs
-/// about a second of fixed overhead.
+/// about a second of fixed overhead. Unless the scenario fixes it, the iteration count N comes
+/// from a one-iteration probe (``CallgrindSession/iterations(probe:cap:budget:)``), so a costly
+/// operation is counted over fewer iterations and the pass stays short.
 public enum InstructionCounting: Sendable, Equatable {
-    /// Counted, differencing `iterations` and twice as many (nil: the runner's default), at the
+    /// Counted, differencing `iterations` and twice as many (nil: chosen by a probe), at the
     /// smallest size and the largest size up to `maxSize` (nil: the largest). Larger sizes take
     /// too long under valgrind.
     case counted(iterations: Int? = nil, maxSize: Int? = nil)
@@ -145,11 +147,11 @@ public struct Scenario {
         return instructions.countedSizes(sizes)?.contains(size) ?? true
     }
 
-    /// The iteration count the instruction pass differences (with twice as many): the scenario's
-    /// own, else its allocation iterations, capped at `defaultIterations`.
-    public func instructionIterations(default defaultIterations: Int) -> Int {
+    /// The iteration count the instruction pass differences (with twice as many) when the
+    /// scenario fixes one; nil lets the pass choose it from a one-iteration probe.
+    public var fixedInstructionIterations: Int? {
         if case let .counted(iterations?, _) = instructions { return max(1, iterations) }
-        return max(1, min(allocationIterations ?? defaultIterations, defaultIterations))
+        return nil
     }
 }
 

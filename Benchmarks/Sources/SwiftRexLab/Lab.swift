@@ -159,10 +159,9 @@ struct SwiftRexLab {
         // or the heap's history (and so the allocator's paths in later scenarios) would.
         for (index, (scenario, size)) in jobs.enumerated() {
             let key = RecordKey(name: scenario.name, size: size)
-            let iterations = scenario.instructionIterations(default: instructionIterationsDefault)
             let body = scenario.setup(size)
             do {
-                let perOp = try await session.instructionsPerOperation(label: key.description, iterations: iterations, body.run)
+                let (perOp, iterations) = try await session.instructionsPerOperation(label: key.description, iterations: scenario.fixedInstructionIterations, body.run)
                 measurements.append(InstructionMeasurement(name: scenario.name, size: size, instructionsPerOp: max(0, perOp), iterations: iterations))
                 let position = String(index + 1).leftPaddedForLab(to: width) + "/\(jobs.count)"
                 print("[\(position)] \(key): \(format(perOp)) instructions/op (N = \(iterations))")
@@ -177,10 +176,6 @@ struct SwiftRexLab {
         }
         return .success
     }
-
-    /// Iterations the instruction pass differences by default (scenarios with fewer allocation
-    /// iterations use those): 256, a multiple of the 64-action pattern the dispatch loops cycle.
-    static let instructionIterationsDefault = 256
 
     /// Runs the soak, prints and writes its figures (`soak.json`), and fails when memory grew.
     static func soak(_ options: SoakOptions) async -> ExitCode {

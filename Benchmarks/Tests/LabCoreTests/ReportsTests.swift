@@ -97,11 +97,16 @@ struct ReportsTests {
         #expect(InstructionCounting.skipped(reason: "async").countedSizes([1, 2]) == [])
         let sized = Scenario(name: "x", sizes: [100, 1_000, 10_000], instructions: .counted(iterations: 8)) { _ in { _ in } }
         #expect(sized.countsInstructions(size: 100) && !sized.countsInstructions(size: 1_000) && sized.countsInstructions(size: 10_000))
-        #expect(sized.instructionIterations(default: 256) == 8)
+        #expect(sized.fixedInstructionIterations == 8)
         let skipped = Scenario(name: "y", instructions: .skipped(reason: "async")) { { _ in } }
         #expect(!skipped.countsInstructions(size: nil))
-        let slow = Scenario(name: "z", sizes: [1], allocationIterations: 4) { _ in { _ in } }
-        #expect(slow.instructionIterations(default: 256) == 4)
+        let probed = Scenario(name: "z", sizes: [1], allocationIterations: 4) { _ in { _ in } }
+        #expect(probed.fixedInstructionIterations == nil)
+        // A probe sets N: the largest power of two up to 256 whose run stays within 4 Mi instructions.
+        #expect(CallgrindSession.iterations(probe: 300) == 256)
+        #expect(CallgrindSession.iterations(probe: 100_000) == 32)
+        #expect(CallgrindSession.iterations(probe: 5_800_000) == 1)
+        #expect(CallgrindSession.iterations(probe: 0) == 256)
     }
 
     @Test("nice axis ceilings")

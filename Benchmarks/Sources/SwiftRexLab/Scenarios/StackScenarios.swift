@@ -157,7 +157,7 @@ enum StackScenarios {
         wrap: @escaping @MainActor (CounterAction, Int) -> Action,
         build: @escaping @MainActor (StackMarker) -> @MainActor (Action) -> Void
     ) -> Scenario {
-        Scenario(name: name, instructions: .counted(iterations: 4)) { _ in
+        Scenario(name: name) { _ in
             let marker = StackMarker()
             let dispatch = build(marker)
             let actions = makeCounterActions()
