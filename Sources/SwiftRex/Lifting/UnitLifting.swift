@@ -441,15 +441,7 @@ internal struct ElementLift<LA: Sendable, LS: Sendable, LE: Sendable, GA: Sendab
                 }
                 return known && !reordered ? ids : nil
             },
-            onlyModified: { state, version, id in
-                guard let journal else { return false }
-                var only = true
-                let known = journal.forEachEdit(state, version) { edit in
-                    if case .modified(let edited) = edit, edited == id { return }
-                    only = false
-                }
-                return known && only
-            },
+
             rememberedKeys: { memo, keys in
                 for element in memo.values { keys.append(contentsOf: element.keys) }
             }

@@ -186,7 +186,9 @@ internal final class SupervisionPlan<State: Sendable, Action: Sendable, Environm
         }
         for index in segments.indices where mask & Self.bit(index) != 0 {
             let segment = segments[index]
-            if index == addressed, let tracker = segment.tracker {
+            // A journaled container recorded the addressed element's edit too: its journal path
+            // below covers it and keeps the memo in step with the journal.
+            if index == addressed, let tracker = segment.tracker, !tracker.hasJournal {
                 guard let (previous, channels, ordinal) = tracker.evaluateAddressed(action, state, environment) else { return false }
                 statistics.elementEvaluations &+= 1
                 var elementOrders: [UInt64] = []

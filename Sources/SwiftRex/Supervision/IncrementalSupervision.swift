@@ -290,8 +290,6 @@ internal final class ElementSupervisionTracker<GA: Sendable, GS: Sendable, GE: S
     /// The ids the journal says were edited since a version, once each, in edit order; `nil` when
     /// it cannot say or the edits include a reorder.
     @usableFromInline typealias EditedIDs = (GS, UInt64) -> [ID]?
-    /// Whether every edit since a version modified this one element.
-    @usableFromInline typealias OnlyModified = (GS, UInt64, ID) -> Bool
     /// Replaces one remembered element's keys (in specialised code: a dictionary write here,
     /// unspecialised, allocates coroutine frames).
     @usableFromInline typealias SetKeys = (inout [ID: ElementMemo], ID, ElementKeys) -> Void
@@ -306,7 +304,6 @@ internal final class ElementSupervisionTracker<GA: Sendable, GS: Sendable, GE: S
     private let rememberedKeys: RememberedKeys
     private let applyEdits: ApplyEdits
     private let editedIDs: EditedIDs
-    private let onlyModified: OnlyModified
     private let addressedID: @Sendable (GA) -> ID?
     private let journal: LaneJournal<GS, ID>?
     private var memo: [ID: ElementMemo] = [:]
@@ -325,14 +322,13 @@ internal final class ElementSupervisionTracker<GA: Sendable, GS: Sendable, GE: S
         addressedID: @escaping @Sendable (GA) -> ID?, journal: LaneJournal<GS, ID>?,
         evaluateAll: @escaping EvaluateAll, evaluateOne: @escaping EvaluateOne,
         buildMemo: @escaping BuildMemo, memoMatches: @escaping MemoMatches, setKeys: @escaping SetKeys,
-        applyEdits: @escaping ApplyEdits, editedIDs: @escaping EditedIDs, onlyModified: @escaping OnlyModified,
+        applyEdits: @escaping ApplyEdits, editedIDs: @escaping EditedIDs,
         rememberedKeys: @escaping RememberedKeys
     ) {
         self.addressedID = addressedID
         self.journal = journal
         self.applyEdits = applyEdits
         self.editedIDs = editedIDs
-        self.onlyModified = onlyModified
         evaluateElements = evaluateAll
         evaluateElement = evaluateOne
         self.buildMemo = buildMemo
@@ -380,10 +376,6 @@ internal final class ElementSupervisionTracker<GA: Sendable, GS: Sendable, GE: S
     func evaluateAddressed(_ action: GA, _ state: GS, _ environment: GE) -> (previous: ElementKeys, channels: Keep<GA>, ordinal: Int)? {
         guard let id = addressedID(action), let remembered = memo[id] else { return nil }
         lastAddressed = id
-        // A journaled container recorded the element's edit: when nothing else changed since the
-        // memo, the memo is current again once this element is committed.
-        pendingVersion = nil
-        if let journal, let synced = syncedVersion, onlyModified(state, synced, id) { pendingVersion = journal.version(state) }
         var keep: Keep<GA> = []
         _ = evaluateElement(id, state, environment, &keep)
         return (remembered.keys, keep, remembered.ordinal)
@@ -393,8 +385,6 @@ internal final class ElementSupervisionTracker<GA: Sendable, GS: Sendable, GE: S
     func commitAddressed(_ keys: ElementKeys) {
         guard let id = lastAddressed else { return }
         setKeys(&memo, id, keys)
-        if journal != nil { syncedVersion = pendingVersion }
-        pendingVersion = nil
     }
 
     @usableFromInline
