@@ -239,14 +239,18 @@ public enum InstructionPass {
         process.standardOutput = pipe
         process.standardError = pipe
         try process.run()
-        // Relay the pass's progress lines as they come.
+        // Relay the pass's progress lines as they come, with the time each took (measured here:
+        // the pass itself prints nothing that depends on the clock).
         var pending = Data()
+        var last = monotonicNanoseconds()
         while true {
             let chunk = pipe.fileHandleForReading.availableData
             if chunk.isEmpty { break }
             pending.append(chunk)
             while let newline = pending.firstIndex(of: 0x0A) {
-                log(String(decoding: pending[pending.startIndex..<newline], as: UTF8.self))
+                let now = monotonicNanoseconds()
+                log(String(decoding: pending[pending.startIndex..<newline], as: UTF8.self) + " (\(fixed(Double(now - last) / 1e9, digits: 1)) s)")
+                last = now
                 pending.removeSubrange(pending.startIndex...newline)
             }
         }

@@ -183,15 +183,20 @@ public struct Runner {
         return jobs
     }
 
-    /// Measures one scenario at one size: time, then allocations and bytes over a fixed
-    /// iteration count, then (stack scenarios) the stack high-water of one operation, the
-    /// smallest of three.
+    /// Measures one scenario at one size: time; then, on a fresh setup, allocations and bytes
+    /// over a fixed iteration count after a warm-up of as many, and (stack scenarios) the stack
+    /// high-water of one operation, the smallest of three. The fresh setup keeps those figures
+    /// independent of how many iterations the timing loop ran (a scenario whose loop walks a
+    /// sequence, or a library cache that cycles, would otherwise be caught at a different point).
     public func measure(_ scenario: Scenario, size: Int?) async -> BenchmarkRecord {
+        let timing: TimingResult
+        do {
+            let body = scenario.setup(size)
+            timing = await Harness.time(body.run, configuration: configuration)
+        }
         let body = scenario.setup(size)
-        let timing = await Harness.time(body.run, configuration: configuration)
         let allocationIterations = scenario.allocationIterations ?? configuration.allocationIterations
-        // The timing loop has warmed the body up: no separate warm-up.
-        let allocations = await Harness.allocations(body.run, iterations: allocationIterations, repeats: configuration.allocationRepeats, counter: counter, warmUp: false)
+        let allocations = await Harness.allocations(body.run, iterations: allocationIterations, repeats: configuration.allocationRepeats, counter: counter, warmUp: true)
         let summary = Statistics.summarize(timing.nanosecondsPerOperation) ?? Summary(min: 0, median: 0, p90: 0, max: 0)
         let stack = body.stackProbe.map { probe in
             (0..<3).map { _ in probe() }.min { $0.highWater < $1.highWater }!

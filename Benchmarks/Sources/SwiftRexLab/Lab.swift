@@ -43,23 +43,24 @@ struct SwiftRexLab {
         return code
     }
 
-    /// The repository root: from this source file's path when it still exists,
-    /// else the first ancestor of the working directory holding `Benchmarks/Package.swift`.
+    /// The repository root: the first ancestor of this executable (it is built inside
+    /// `Benchmarks/.build/`), else of the working directory, holding `Benchmarks/Package.swift`.
+    /// (Not `#filePath`: a source path compiled into the binary would make its layout, and so
+    /// the instruction counts of code that hashes addresses, depend on where it was built.)
     static func repositoryRoot() -> String? {
         let fileManager = FileManager.default
-        let fromSource = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
-            .deletingLastPathComponent().deletingLastPathComponent()
-        if fileManager.fileExists(atPath: fromSource.appendingPathComponent("Benchmarks/Package.swift").path) {
-            return fromSource.path
-        }
-        var directory = URL(fileURLWithPath: fileManager.currentDirectoryPath)
-        while directory.path != "/" {
-            if fileManager.fileExists(atPath: directory.appendingPathComponent("Benchmarks/Package.swift").path) {
-                return directory.path
+        func search(from start: URL) -> String? {
+            var directory = start
+            while directory.path != "/" && !directory.path.isEmpty {
+                if fileManager.fileExists(atPath: directory.appendingPathComponent("Benchmarks/Package.swift").path) {
+                    return directory.path
+                }
+                directory.deleteLastPathComponent()
             }
-            directory.deleteLastPathComponent()
+            return nil
         }
-        return nil
+        return search(from: URL(fileURLWithPath: executablePath()).deletingLastPathComponent())
+            ?? search(from: URL(fileURLWithPath: fileManager.currentDirectoryPath))
     }
 
     static func runBenchmarks(_ options: RunOptions) async -> ExitCode {
