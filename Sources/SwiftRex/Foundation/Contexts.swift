@@ -7,30 +7,44 @@ public struct PreReducerContext<State> {
     /// Who dispatched the action.
     public let source: ActionSource
     @usableFromInline
-    internal let readState: @MainActor () -> State?
+    internal let readState: (@MainActor () -> State?)?
+    /// The state itself, when the context was made from a value (no reader to call).
+    @usableFromInline
+    internal let storedState: State?
 
     /// A context whose state is read through `stateBefore` (live: call it during phase 1 only).
     @inlinable
     public init(source: ActionSource, stateBefore: @escaping @MainActor () -> State?) {
         self.source = source
         self.readState = stateBefore
+        storedState = nil
+    }
+
+    /// A context over a state value already read: phase 1 reads nothing later than now, so a
+    /// collection lift hands each element's reaction its element this way, with no closure made
+    /// per element.
+    @inlinable
+    internal init(source: ActionSource, state: State?) {
+        self.source = source
+        readState = nil
+        storedState = state
     }
 
     /// The state before this action's mutations, or `nil` when the store is gone or a lift's focus is absent.
     @inlinable
-    public var stateBefore: State? { readState() }
+    public var stateBefore: State? { readState.map { $0() } ?? storedState }
 
     /// Narrows the state through a total projection.
     @inlinable
     public func map<Local>(_ transform: @escaping @MainActor (State) -> Local) -> PreReducerContext<Local> {
-        let read = readState
+        guard let read = readState else { return PreReducerContext<Local>(source: source, state: storedState.map(transform)) }
         return PreReducerContext<Local>(source: source, stateBefore: { read().map(transform) })
     }
 
     /// Narrows the state through a partial projection (`nil` when the focus is absent).
     @inlinable
     public func compactMap<Local>(_ transform: @escaping @MainActor (State) -> Local?) -> PreReducerContext<Local> {
-        let read = readState
+        guard let read = readState else { return PreReducerContext<Local>(source: source, state: storedState.flatMap(transform)) }
         return PreReducerContext<Local>(source: source, stateBefore: { read().flatMap(transform) })
     }
 }
