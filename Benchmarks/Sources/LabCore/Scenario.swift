@@ -184,7 +184,7 @@ public struct Runner {
     }
 
     /// Measures one scenario at one size: time; then, on a fresh setup, allocations and bytes
-    /// over a fixed iteration count after a warm-up of as many, and (stack scenarios) the stack
+    /// over a fixed iteration count until a reading repeats, and (stack scenarios) the stack
     /// high-water of one operation, the smallest of three. The fresh setup keeps those figures
     /// independent of how many iterations the timing loop ran (a scenario whose loop walks a
     /// sequence, or a library cache that cycles, would otherwise be caught at a different point).
@@ -196,7 +196,7 @@ public struct Runner {
         }
         let body = scenario.setup(size)
         let allocationIterations = scenario.allocationIterations ?? configuration.allocationIterations
-        let allocations = await Harness.allocations(body.run, iterations: allocationIterations, repeats: configuration.allocationRepeats, counter: counter, warmUp: true)
+        let allocations = await Harness.allocations(body.run, iterations: allocationIterations, repeats: configuration.allocationRepeats, counter: counter, warmUp: false)
         let summary = Statistics.summarize(timing.nanosecondsPerOperation) ?? Summary(min: 0, median: 0, p90: 0, max: 0)
         let stack = body.stackProbe.map { probe in
             (0..<3).map { _ in probe() }.min { $0.highWater < $1.highWater }!

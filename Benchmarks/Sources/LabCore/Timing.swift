@@ -49,8 +49,8 @@ public struct RunConfiguration: Sendable, Equatable {
     public var minimumSamples: Int
     /// Fixed iteration count for allocation measurement, identical in every mode.
     public var allocationIterations: Int
-    /// Allocation measurements repeated at most this many times (the minimum is kept); two
-    /// equal readings end the repetition early.
+    /// Allocation readings after the first, at most: two equal readings in a row end the
+    /// repetition (see ``Harness/allocations(_:iterations:repeats:counter:warmUp:)``).
     public var allocationRepeats: Int
 
     /// Creates a configuration.
@@ -121,22 +121,23 @@ public enum Harness {
         return TimingResult(iterationsPerSample: iterations, nanosecondsPerOperation: perOp)
     }
 
-    /// Counts allocations of `body` over a fixed `iterations` count (after one warm-up call
-    /// unless `warmUp` is false), repeated until two readings agree or `repeats` readings were
-    /// taken; returns the minimum count and the minimum bytes. Deterministic: independent of the
-    /// timing configuration.
+    /// Counts allocations of `body` over a fixed `iterations` count: readings are taken until
+    /// one repeats the one before it (the first is usually the cold one), at most
+    /// `max(repeats, 2) + 1` readings; the repeated reading is the figure (else the smallest
+    /// count and bytes seen: other threads can only add). With `warmUp` one unmeasured run comes
+    /// first. Deterministic: independent of the timing configuration.
     @MainActor
     public static func allocations(_ body: @MainActor (Int) async -> Void, iterations: Int, repeats: Int, counter: AllocationCounter, warmUp: Bool = true) async -> AllocationSnapshot {
         if warmUp { await body(iterations) }
         var best = AllocationSnapshot(count: .max, bytes: .max)
         var previous: AllocationSnapshot?
-        for _ in 0..<max(2, repeats) {
+        for _ in 0...max(2, repeats) {
             let before = counter.snapshot()
             await body(iterations)
             let delta = counter.snapshot().since(before)
+            if delta == previous { return delta }
             best.count = min(best.count, delta.count)
             best.bytes = min(best.bytes, delta.bytes)
-            if delta == previous { break }
             previous = delta
         }
         return best

@@ -89,7 +89,7 @@ struct SwiftRexLab {
         let configuration = options.quick ? RunConfiguration.quick : RunConfiguration.full
         let root = repositoryRoot()
         var metadata = MachineInfo.collect(mode: configuration.mode, filter: options.filter, repositoryRoot: root)
-        print("swiftrex-lab: \(jobs.count) benchmarks, \(configuration.mode) mode (up to \(configuration.samples) samples × ~\(formatDuration(Double(configuration.targetSampleNanoseconds))); allocations over \(configuration.allocationIterations) iterations, min of up to \(configuration.allocationRepeats))")
+        print("swiftrex-lab: \(jobs.count) benchmarks, \(configuration.mode) mode (up to \(configuration.samples) samples × ~\(formatDuration(Double(configuration.targetSampleNanoseconds))); allocations over \(configuration.allocationIterations) iterations, until a reading repeats)")
         print("calibration: 1000 objects and \(sizeClasses.summary) counted exactly (\(metadata.allocator ?? "jemalloc")); revision \(metadata.gitRevision.prefix(12)); \(metadata.toolchain)")
         let runner = Runner(configuration: configuration, counter: counter, log: { print($0) })
         var records = await runner.run(scenarios, filter: options.filter)
