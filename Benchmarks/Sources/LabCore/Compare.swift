@@ -22,9 +22,9 @@ public struct CompareOptions: Sendable, Equatable {
     public var timeTolerance: Double
     /// When true, time differences are printed but never decide the exit code.
     public var timeAdvisory: Bool
-    /// A sized scenario whose growth (min ns/op at the largest size ÷ at the smallest)
-    /// exceeds the baseline's growth (at least 1) by more than this factor is a
-    /// regression, even in advisory mode (complexity changes are not noise). 0 disables.
+    /// A sized scenario whose growth (instructions per op at the largest counted size ÷ at the
+    /// smallest; without instruction counts, min ns/op) exceeds the baseline's growth (at least 1)
+    /// by more than this factor is a regression (from time, only when time gates). 0 disables.
     public var scalingFactor: Double
     /// Absolute tolerance on allocations per operation (0 = exact).
     public var allocationTolerance: Double
@@ -147,7 +147,8 @@ public let normalizingBenchmark = "naive.dispatch"
 /// - Time: each median is divided by the same file's `naive.dispatch` median and
 ///   the ratios are compared with `timeTolerance`; advisory mode only prints.
 /// - Scaling: sized scenarios whose large/small growth rose by more than
-///   `scalingFactor` are regressions (O(1) → O(n)).
+///   `scalingFactor` are regressions (O(1) → O(n)): from instruction counts where both files
+///   have them at two sizes, else from time (advisory when time is).
 /// - A baseline record missing from the current file is a regression (unless
 ///   filtered out); a record only in the current file is a note.
 public func compareResults(current: ResultsFile, baseline: ResultsFile, options: CompareOptions = CompareOptions()) -> CompareReport {
@@ -275,25 +276,35 @@ public func compareResults(current: ResultsFile, baseline: ResultsFile, options:
         add(.note, key, "new record (not in the baseline)")
     }
 
-    // Scaling: growth of the fastest sample (min ns/op: the figure least disturbed
-    // by machine load) between the smallest and largest common size. A baseline
-    // growth below 1 is treated as 1 (flat), so noise in the baseline cannot
-    // lower the bar.
+    // Scaling, for each sized scenario: from instruction counts when both files counted it at
+    // two common sizes (deterministic, so it gates in every mode), else from time: the growth of
+    // the fastest sample (min ns/op, the figure least disturbed by load) between the smallest and
+    // largest common size, which gates only when time does. A baseline growth below 1 is treated
+    // as 1 (flat), so noise in the baseline cannot lower the bar.
     if options.scalingFactor > 0 {
         let names = Set(baseline.benchmarks.filter { $0.size != nil }.map(\.name))
         for name in names.sorted() {
             let baseSized = baseline.benchmarks.filter { $0.name == name && $0.size != nil && matchesFilter($0.key, filter) }
-            let common = baseSized.compactMap(\.size).filter { currentByKey[RecordKey(name: name, size: $0)] != nil }.sorted()
-            guard let small = common.first, let large = common.last, small < large,
-                  let b0 = baselineByKey[RecordKey(name: name, size: small)]?.nsPerOp.min,
-                  let b1 = baselineByKey[RecordKey(name: name, size: large)]?.nsPerOp.min,
-                  let c0 = currentByKey[RecordKey(name: name, size: small)]?.nsPerOp.min,
-                  let c1 = currentByKey[RecordKey(name: name, size: large)]?.nsPerOp.min,
-                  b0 > 0, c0 > 0 else { continue }
-            let baseGrowth = b1 / b0
-            let curGrowth = c1 / c0
-            if curGrowth > max(baseGrowth, 1) * options.scalingFactor {
-                add(.regression, RecordKey(name: name, size: nil), "cost growth from size \(small) to \(large) (min ns/op) rose ×\(format(baseGrowth)) → ×\(format(curGrowth)) (complexity changed?)")
+            func growth(_ value: (BenchmarkRecord) -> Double?) -> (small: Int, large: Int, base: Double, current: Double)? {
+                let common = baseSized.filter { value($0) != nil }.compactMap(\.size).filter { size in
+                    currentByKey[RecordKey(name: name, size: size)].flatMap(value) != nil
+                }.sorted()
+                guard let small = common.first, let large = common.last, small < large,
+                      let b0 = baselineByKey[RecordKey(name: name, size: small)].flatMap(value),
+                      let b1 = baselineByKey[RecordKey(name: name, size: large)].flatMap(value),
+                      let c0 = currentByKey[RecordKey(name: name, size: small)].flatMap(value),
+                      let c1 = currentByKey[RecordKey(name: name, size: large)].flatMap(value),
+                      b0 > 0, c0 > 0 else { return nil }
+                return (small, large, b1 / b0, c1 / c0)
+            }
+            if let counted = growth({ $0.instructionsPerOp }) {
+                if counted.current > max(counted.base, 1) * options.scalingFactor {
+                    add(.regression, RecordKey(name: name, size: nil), "instruction growth from size \(counted.small) to \(counted.large) rose ×\(format(counted.base)) → ×\(format(counted.current)) (complexity changed?)")
+                }
+            } else if let timed = growth({ $0.nsPerOp.min }) {
+                if timed.current > max(timed.base, 1) * options.scalingFactor {
+                    add(timeKind, RecordKey(name: name, size: nil), "cost growth from size \(timed.small) to \(timed.large) (min ns/op) rose ×\(format(timed.base)) → ×\(format(timed.current)) (complexity changed?)\(advisory)")
+                }
             }
         }
     }

@@ -47,8 +47,12 @@ public enum InstructionCounting: Sendable, Equatable {
     /// smallest size and the largest size up to `maxSize` (nil: the largest). Larger sizes take
     /// too long under valgrind.
     case counted(iterations: Int? = nil, maxSize: Int? = nil)
-    /// Not counted: the figure would depend on scheduling (asynchronous work), so it cannot gate.
+    /// Not counted, for the reason given (an operation too costly to run under valgrind).
     case skipped(reason: String)
+    /// Asynchronous work (effects, `Task.yield`): not counted, since the count would depend on how
+    /// the main actor's turns interleave; and its allocation figures carry a scheduling tolerance
+    /// (``Scenario/asynchronousAllocationTolerance(_:)``), recorded with them.
+    case asynchronous
 
     /// Counted with the default iterations.
     public static let `default` = InstructionCounting.counted()
@@ -57,7 +61,7 @@ public enum InstructionCounting: Sendable, Equatable {
     /// skipped).
     public func countedSizes(_ sizes: [Int]?) -> [Int]? {
         switch self {
-        case .skipped: return []
+        case .skipped, .asynchronous: return []
         case let .counted(_, maxSize):
             guard let sizes else { return nil }
             let eligible = sizes.filter { maxSize == nil || $0 <= maxSize! }.sorted()
@@ -87,11 +91,6 @@ public struct Scenario {
     public var allocationIterations: Int?
     /// Whether the instruction pass counts this scenario.
     public var instructions: InstructionCounting
-    /// Allocations per op this scenario's figure may move between runs (asynchronous scenarios
-    /// whose count depends on scheduling); 0 for exact figures.
-    public var allocationTolerance: Double = 0
-    /// Bytes per op this scenario's figure may move between runs; 0 for exact figures.
-    public var bytesTolerance: Double = 0
     /// Builds the measured body for a size (nil for unsized scenarios).
     public var setup: @MainActor (Int?) -> ScenarioBody
 
@@ -125,13 +124,11 @@ public struct Scenario {
         self.setup = body
     }
 
-    /// This scenario with tolerances on its allocation figures, for a scenario whose allocations
-    /// depend on scheduling (recorded in its records; compare honours them).
-    public func tolerating(allocations: Double, bytes: Double) -> Scenario {
-        var copy = self
-        copy.allocationTolerance = allocations
-        copy.bytesTolerance = bytes
-        return copy
+    /// The tolerance an asynchronous scenario's allocation figures carry: 1 % of the figure, and
+    /// at least 0.01 allocations and 16 bytes per op (how many allocations another thread makes
+    /// during the loop, and how many drains the main actor runs, depend on scheduling).
+    public static func asynchronousAllocationTolerance(_ figures: (allocations: Double, bytes: Double)) -> (allocations: Double, bytes: Double) {
+        (max(0.01, figures.allocations * 0.01), max(16, figures.bytes * 0.01))
     }
 
     /// The record keys this scenario produces.
@@ -142,7 +139,10 @@ public struct Scenario {
 
     /// Whether the instruction pass counts the record of `size`.
     public func countsInstructions(size: Int?) -> Bool {
-        if case .skipped = instructions { return false }
+        switch instructions {
+        case .skipped, .asynchronous: return false
+        case .counted: break
+        }
         guard let size else { return true }
         return instructions.countedSizes(sizes)?.contains(size) ?? true
     }
@@ -201,6 +201,9 @@ public struct Runner {
         let stack = body.stackProbe.map { probe in
             (0..<3).map { _ in probe() }.min { $0.highWater < $1.highWater }!
         }
+        let allocsPerOp = Double(allocations.count) / Double(allocationIterations)
+        let bytesPerOp = Double(allocations.bytes) / Double(allocationIterations)
+        let tolerance = scenario.instructions == .asynchronous ? Scenario.asynchronousAllocationTolerance((allocsPerOp, bytesPerOp)) : nil
         if let stack, stack.isSaturated {
             log("warning: \(RecordKey(name: scenario.name, size: size)): the stack probe saturated; the high-water is at least \(stack.highWater) bytes")
         }
@@ -208,13 +211,13 @@ public struct Runner {
             name: scenario.name,
             size: size,
             nsPerOp: summary,
-            allocsPerOp: Double(allocations.count) / Double(allocationIterations),
-            bytesPerOp: Double(allocations.bytes) / Double(allocationIterations),
+            allocsPerOp: allocsPerOp,
+            bytesPerOp: bytesPerOp,
             iterations: timing.iterationsPerSample,
             samples: timing.nanosecondsPerOperation.count,
             allocationIterations: allocationIterations,
-            allocationTolerance: scenario.allocationTolerance > 0 ? scenario.allocationTolerance : nil,
-            bytesTolerance: scenario.bytesTolerance > 0 ? scenario.bytesTolerance : nil,
+            allocationTolerance: tolerance?.allocations,
+            bytesTolerance: tolerance?.bytes,
             stackBytes: stack?.highWater,
             stackMarkBytes: stack?.markBytes,
             residentBytes: ProcessMemory.residentBytes()

@@ -69,6 +69,19 @@ struct AllocationCounterTests {
         #expect(best == AllocationSnapshot(count: 10, bytes: 10 * 81_920))
     }
 
+    @Test("an asynchronous scenario's records carry a scheduling tolerance; a synchronous one's do not")
+    @MainActor
+    func asynchronousTolerance() async throws {
+        let counter = try AllocationCounter()
+        let tiny = RunConfiguration(mode: "quick", samples: 2, targetSampleNanoseconds: 100_000)
+        let runner = Runner(configuration: tiny, counter: counter, log: { _ in })
+        let asynchronous = await runner.measure(Scenario(name: "a", instructions: .asynchronous) { { _ in } }, size: nil)
+        #expect(asynchronous.allocationTolerance == 0.01 && asynchronous.bytesTolerance == 16)
+        #expect(Scenario.asynchronousAllocationTolerance((allocations: 958, bytes: 280_000)) == (9.58, 2_800))
+        let synchronous = await runner.measure(Scenario(name: "s") { { _ in } }, size: nil)
+        #expect(synchronous.allocationTolerance == nil && synchronous.bytesTolerance == nil)
+    }
+
     @Test("bytes are counted in jemalloc size classes")
     func bytes() throws {
         let counter = try AllocationCounter()

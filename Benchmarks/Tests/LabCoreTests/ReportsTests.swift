@@ -94,12 +94,15 @@ struct ReportsTests {
         #expect(InstructionCounting.counted(maxSize: 10_000).countedSizes([1_000, 10_000, 100_000]) == [1_000, 10_000])
         #expect(InstructionCounting.counted(maxSize: 1_000).countedSizes([1_000, 10_000]) == [1_000])
         #expect(InstructionCounting.default.countedSizes(nil) == nil)
-        #expect(InstructionCounting.skipped(reason: "async").countedSizes([1, 2]) == [])
+        #expect(InstructionCounting.skipped(reason: "too costly").countedSizes([1, 2]) == [])
         let sized = Scenario(name: "x", sizes: [100, 1_000, 10_000], instructions: .counted(iterations: 8)) { _ in { _ in } }
         #expect(sized.countsInstructions(size: 100) && !sized.countsInstructions(size: 1_000) && sized.countsInstructions(size: 10_000))
         #expect(sized.fixedInstructionIterations == 8)
-        let skipped = Scenario(name: "y", instructions: .skipped(reason: "async")) { { _ in } }
+        let skipped = Scenario(name: "y", instructions: .skipped(reason: "too costly")) { { _ in } }
         #expect(!skipped.countsInstructions(size: nil))
+        let asynchronous = Scenario(name: "w", instructions: .asynchronous) { { _ in } }
+        #expect(!asynchronous.countsInstructions(size: nil))
+        #expect(InstructionCounting.asynchronous.countedSizes([1, 2]) == [])
         let probed = Scenario(name: "z", sizes: [1], allocationIterations: 4) { _ in { _ in } }
         #expect(probed.fixedInstructionIterations == nil)
         // A probe sets N: the largest power of two up to 256 whose run stays within 4 Mi instructions.

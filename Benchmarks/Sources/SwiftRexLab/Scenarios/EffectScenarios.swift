@@ -6,14 +6,10 @@ import SwiftRex
 /// debounce storm on the injected clock.
 @MainActor
 enum EffectScenarios {
-    /// Not counted by the instruction pass: how often the loop yields before the main actor
-    /// drains depends on scheduling, so the count would not repeat.
-    static let asynchronous = InstructionCounting.skipped(reason: "asynchronous: the count depends on scheduling")
-
-    /// How far the mailbox round trip's allocation figures move between runs: the drains it
-    /// schedules on the main actor (a few per thousand actions) depend on timing.
-    static let schedulingAllocations = 0.01
-    static let schedulingBytes = 16.0
+    /// Asynchronous scenarios: not counted by the instruction pass (how often the loop yields
+    /// before the main actor drains depends on scheduling), and their allocation figures carry a
+    /// scheduling tolerance.
+    static let asynchronous = InstructionCounting.asynchronous
 
     /// `effects.roundtrip.mailbox`, `effects.roundtrip.taskPerAction`, `effects.debounce.storm`.
     static var all: [Scenario] {
@@ -32,7 +28,7 @@ enum EffectScenarios {
                     for _ in 0..<iterations { store.dispatch(.increment) }
                     while store.state.count < target { await Task.yield() }
                 }
-            }.tolerating(allocations: schedulingAllocations, bytes: schedulingBytes),
+            },
             Scenario(name: "effects.roundtrip.taskPerAction", instructions: asynchronous) {
                 // The reference mechanism: the same store, each answer sent by its own Task.
                 let store = Store(initial: CounterState(), reducer: Reducer<CounterAction, CounterState>.reduce { action, state in
