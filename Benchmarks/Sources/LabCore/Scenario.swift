@@ -124,11 +124,14 @@ public struct Scenario {
         self.setup = body
     }
 
-    /// The tolerance an asynchronous scenario's allocation figures carry: 1 % of the figure, and
-    /// at least 0.01 allocations and 16 bytes per op (how many allocations another thread makes
-    /// during the loop, and how many drains the main actor runs, depend on scheduling).
+    /// The tolerance an asynchronous scenario's allocation figures carry: 5 % of the figure, and
+    /// at least 0.05 allocations and 256 bytes per op. How many allocations another thread makes
+    /// during the loop, and how many drains the main actor runs (each growing the mailbox's
+    /// buffer), depend on scheduling: under load the mailbox round trip read 0.017 allocations and
+    /// 133 bytes per op in one run, 0.006 and 1.5 in another. One more allocation per op, or a
+    /// 64 KiB one, still shows.
     public static func asynchronousAllocationTolerance(_ figures: (allocations: Double, bytes: Double)) -> (allocations: Double, bytes: Double) {
-        (max(0.01, figures.allocations * 0.01), max(16, figures.bytes * 0.01))
+        (max(0.05, figures.allocations * 0.05), max(256, figures.bytes * 0.05))
     }
 
     /// The record keys this scenario produces.

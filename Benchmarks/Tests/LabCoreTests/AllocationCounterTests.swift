@@ -76,8 +76,9 @@ struct AllocationCounterTests {
         let tiny = RunConfiguration(mode: "quick", samples: 2, targetSampleNanoseconds: 100_000)
         let runner = Runner(configuration: tiny, counter: counter, log: { _ in })
         let asynchronous = await runner.measure(Scenario(name: "a", instructions: .asynchronous) { { _ in } }, size: nil)
-        #expect(asynchronous.allocationTolerance == 0.01 && asynchronous.bytesTolerance == 16)
-        #expect(Scenario.asynchronousAllocationTolerance((allocations: 958, bytes: 280_000)) == (9.58, 2_800))
+        #expect(asynchronous.allocationTolerance == 0.05 && asynchronous.bytesTolerance == 256)
+        let wide = Scenario.asynchronousAllocationTolerance((allocations: 960, bytes: 280_000))
+        #expect(wide.allocations == 48 && wide.bytes == 14_000)
         let synchronous = await runner.measure(Scenario(name: "s") { { _ in } }, size: nil)
         #expect(synchronous.allocationTolerance == nil && synchronous.bytesTolerance == nil)
     }
