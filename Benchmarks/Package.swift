@@ -19,9 +19,12 @@ let package = Package(
             pkgConfig: "jemalloc",
             providers: [.apt(["libjemalloc-dev"]), .brew(["jemalloc"])]
         ),
-        // Measurement infrastructure: allocation counter, statistics, timing
-        // harness, result model, compare, Markdown, SVG, registry, CLI.
-        .target(name: "LabCore", dependencies: ["CJemalloc"]),
+        // Callgrind client requests (valgrind's header when installed, stubs otherwise):
+        // the lab's instruction counts.
+        .target(name: "CValgrind"),
+        // Measurement infrastructure: allocation counter, instruction counter, statistics,
+        // timing harness, result model, compare, Markdown, SVG, registry, CLI.
+        .target(name: "LabCore", dependencies: ["CJemalloc", "CValgrind"]),
         // Hand-written reference points measured in the same run.
         .target(name: "Baselines"),
         .executableTarget(
@@ -29,13 +32,21 @@ let package = Package(
             dependencies: [
                 "CJemalloc", "LabCore", "Baselines",
                 .product(name: "SwiftRex", package: "SwiftRex"),
+                // The stack high-water primitive shared with the library's tests.
+                .product(name: "SwiftRexTestSupport", package: "SwiftRex"),
             ]
         ),
         // The lab's tests; they also hold the TestStore's failure diff to a memory budget, counted
-        // exactly by jemalloc (the library's own tests cannot count allocations).
+        // exactly by jemalloc (the library's own tests cannot count allocations), and the stack
+        // budget of lifted dispatches (SwiftRexTestSupport's high-water probe).
         .testTarget(
             name: "LabCoreTests",
-            dependencies: ["LabCore", "Baselines", .product(name: "SwiftRexTesting", package: "SwiftRex")]
+            dependencies: [
+                "LabCore", "Baselines",
+                .product(name: "SwiftRex", package: "SwiftRex"),
+                .product(name: "SwiftRexTesting", package: "SwiftRex"),
+                .product(name: "SwiftRexTestSupport", package: "SwiftRex"),
+            ]
         ),
     ],
     swiftLanguageModes: [.v6]

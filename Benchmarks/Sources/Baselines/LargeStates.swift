@@ -60,65 +60,15 @@ public struct Words4096: Sendable {
     public init() {}
 }
 
-/// A 64 KiB value-type state (no heap storage) for the stack probe: if any layer
-/// copies the state onto the stack, the probe sees ≥ 64 KiB between call and body.
+/// A 64 KiB value-type state (no heap storage) for the stack scenarios: a layer that copies
+/// the state onto the stack writes ≥ 64 KiB more of it.
 public struct BigState: Sendable {
     /// First 32 KiB.
     public var low = Words4096()
     /// Second 32 KiB.
     public var high = Words4096()
-    /// Mutated by the probe reducers.
+    /// Mutated by the stack scenarios' reducers.
     public var count = 0
     /// Zeroes.
     public init() {}
-}
-
-/// The stack-probe reducer written by hand: records the body's stack address.
-@inline(never)
-public func rawBigReduce(_ action: CounterAction, _ state: inout BigState, probe: StackProbe) {
-    switch action {
-    case .increment: state.count &+= 1
-    case .decrement: state.count &-= 1
-    case .done: break
-    }
-    probe.recordBody()
-}
-
-/// Measures stack distance between a call site and a reducer body.
-/// `@unchecked Sendable` so `@Sendable` reducer closures can capture it; the lab
-/// uses it from the main thread only.
-public final class StackProbe: @unchecked Sendable {
-    /// Stack address last recorded inside a body (0 when not recording).
-    public private(set) var bodyAddress: UInt = 0
-    /// Whether `recordBody` records (off in timed loops).
-    public var isRecording = false
-
-    /// Creates a probe (not recording).
-    public init() {}
-
-    /// Records the current stack address when recording. Call from the reducer body.
-    @inline(__always)
-    public func recordBody() {
-        if isRecording { bodyAddress = currentStackAddress() }
-    }
-
-    /// Calls `call(&state)` and returns the bytes of stack between this call and
-    /// the deepest `recordBody()` reached (0 if the body never recorded).
-    @inline(never)
-    public func measure<S>(_ state: inout S, _ call: (inout S) -> Void) -> Int {
-        isRecording = true
-        bodyAddress = 0
-        let callerAddress = currentStackAddress()
-        call(&state)
-        isRecording = false
-        guard bodyAddress != 0, callerAddress > bodyAddress else { return 0 }
-        return Int(callerAddress - bodyAddress)
-    }
-}
-
-/// Address of a local in a fresh (non-inlined) frame: the current stack depth.
-@inline(never)
-public func currentStackAddress() -> UInt {
-    var marker: UInt8 = 0
-    return withUnsafeMutablePointer(to: &marker) { UInt(bitPattern: $0) }
 }

@@ -29,6 +29,8 @@ public enum AllocationCounterError: Error, CustomStringConvertible, Equatable {
     case jemallocNotActive
     /// The counter read back a different number than the known allocations made.
     case calibrationMismatch(expected: UInt64, measured: UInt64)
+    /// Allocations of one size class were not counted exactly (count or bytes).
+    case sizeClassMismatch(size: Int, kind: SizeClassKind, expected: AllocationSnapshot, measured: AllocationSnapshot)
 
     /// A human-readable explanation.
     public var description: String {
@@ -39,6 +41,8 @@ public enum AllocationCounterError: Error, CustomStringConvertible, Equatable {
             return "jemalloc is not the active allocator: allocations made by Swift are not counted (counter read 0). Allocation figures would be meaningless."
         case let .calibrationMismatch(expected, measured):
             return "allocation counter calibration failed: made \(expected) allocations but jemalloc reported \(measured)."
+        case let .sizeClassMismatch(size, kind, expected, measured):
+            return "allocation counter calibration failed for the \(kind) size class of \(size) bytes: made \(expected.count) allocations of \(expected.bytes) bytes but jemalloc reported \(measured.count) allocations of \(measured.bytes) bytes."
         }
     }
 }
@@ -56,6 +60,9 @@ public final class AllocationCounter {
     private var smallMIB: [Int]
     private var largeMIB: [Int]
     private var threadAllocatedMIB: [Int]
+    /// Whether large (and huge) requests are read; only tests turn it off, to prove that the
+    /// size-class calibration notices.
+    var countsLarge = true
 
     /// Resolves the `mallctl` names; throws if jemalloc statistics are unavailable.
     public init() throws {
@@ -99,7 +106,7 @@ public final class AllocationCounter {
         _ = epochMIB.withUnsafeMutableBufferPointer { buffer in
             mallctlbymib(buffer.baseAddress, epochLength, &oldEpoch, &epochSize, &newEpoch, MemoryLayout<UInt64>.size)
         }
-        let count = readUInt64(&smallMIB) &+ readUInt64(&largeMIB)
+        let count = readUInt64(&smallMIB) &+ (countsLarge ? readUInt64(&largeMIB) : 0)
         let bytes = readUInt64(&threadAllocatedMIB)
         return AllocationSnapshot(count: count, bytes: bytes)
     }
@@ -132,12 +139,106 @@ public final class AllocationCounter {
         throw AllocationCounterError.calibrationMismatch(expected: UInt64(objects), measured: best)
     }
 
+    /// Allocates `perClass` blocks of every size class jemalloc has up to `largeLimit` bytes
+    /// (every small class, every large class), and of three huge sizes at and above jemalloc's
+    /// `opt.oversize_threshold` (served by its dedicated huge arena), with `malloc` (which Swift's
+    /// allocations end in); checks that the counter reads exactly
+    /// `perClass` allocations and `perClass × nallocx(size)` bytes for each. Retries a class a
+    /// few times (taking the minimum) so a stray allocation on another thread cannot fail it.
+    ///
+    /// - Returns: what was calibrated, for the run's log.
+    @discardableResult
+    public func calibrateSizeClasses(perClass: Int = 3, largeLimit: Int = 4 << 20, attempts: Int = 5) throws -> SizeClassCalibration {
+        let classes = Self.sizeClasses(largeLimit: largeLimit)
+        for sizeClass in classes.all {
+            let expected = AllocationSnapshot(count: UInt64(perClass), bytes: UInt64(perClass) * UInt64(nallocx(sizeClass.size, 0)))
+            var best = AllocationSnapshot(count: .max, bytes: .max)
+            for _ in 0..<max(1, attempts) {
+                var blocks: [UnsafeMutableRawPointer] = []
+                blocks.reserveCapacity(perClass)
+                let before = snapshot()
+                for _ in 0..<perClass {
+                    if let block = malloc(sizeClass.size) { blocks.append(block) }
+                }
+                let delta = snapshot().since(before)
+                for block in blocks { free(block) }
+                best.count = min(best.count, delta.count)
+                best.bytes = min(best.bytes, delta.bytes)
+                if best == expected { break }
+            }
+            guard best == expected else {
+                throw AllocationCounterError.sizeClassMismatch(size: sizeClass.size, kind: sizeClass.kind, expected: expected, measured: best)
+            }
+        }
+        return classes
+    }
+
+    /// jemalloc's size classes: every small bin, every large class up to `largeLimit`, and three
+    /// huge sizes (the oversize threshold plus one byte, twice and eight times it).
+    public static func sizeClasses(largeLimit: Int) -> SizeClassCalibration {
+        let bins = Int(readControl("arenas.nbins", as: UInt32.self) ?? 0)
+        let small = (0..<bins).compactMap { readControl("arenas.bin.\($0).size", as: Int.self) }
+        let extents = Int(readControl("arenas.nlextents", as: UInt32.self) ?? 0)
+        var large: [Int] = []
+        for index in 0..<extents {
+            guard let size = readControl("arenas.lextent.\(index).size", as: Int.self), size <= largeLimit else { break }
+            large.append(size)
+        }
+        let threshold = readControl("opt.oversize_threshold", as: Int.self) ?? (8 << 20)
+        let huge = threshold > 0 ? [threshold + 1, 2 * threshold, 8 * threshold] : []
+        return SizeClassCalibration(small: small, large: large, huge: huge, oversizeThreshold: threshold)
+    }
+
+    /// Reads a `mallctl` value by name, or nil.
+    static func readControl<T>(_ name: String, as type: T.Type) -> T? {
+        let pointer = UnsafeMutablePointer<T>.allocate(capacity: 1)
+        defer { pointer.deallocate() }
+        var size = MemoryLayout<T>.size
+        guard mallctl(name, pointer, &size, nil, 0) == 0, size == MemoryLayout<T>.size else { return nil }
+        return pointer.pointee
+    }
+
     /// The jemalloc version string (e.g. `5.3.0-0-g…`), or nil.
     public static var jemallocVersion: String? {
         var pointer: UnsafePointer<CChar>? = nil
         var size = MemoryLayout<UnsafePointer<CChar>?>.size
         guard mallctl("version", &pointer, &size, nil, 0) == 0, let pointer else { return nil }
         return String(cString: pointer)
+    }
+}
+
+/// Which part of jemalloc serves a size class.
+public enum SizeClassKind: String, Sendable, CustomStringConvertible {
+    /// Slab-allocated classes up to 14 KiB (with 4 KiB pages).
+    case small
+    /// Page-run classes above the small ones.
+    case large
+    /// Sizes at or above `opt.oversize_threshold`, served by jemalloc's dedicated huge arena.
+    case huge
+
+    /// The kind's name.
+    public var description: String { rawValue }
+}
+
+/// The size classes a calibration covered.
+public struct SizeClassCalibration: Sendable, Equatable {
+    /// Small class sizes.
+    public var small: [Int]
+    /// Large class sizes (up to the calibration's limit).
+    public var large: [Int]
+    /// Huge sizes (at or above the oversize threshold).
+    public var huge: [Int]
+    /// jemalloc's `opt.oversize_threshold`.
+    public var oversizeThreshold: Int
+
+    /// Every size with its kind, smallest first.
+    public var all: [(size: Int, kind: SizeClassKind)] {
+        small.map { ($0, .small) } + large.map { ($0, .large) } + huge.map { ($0, .huge) }
+    }
+
+    /// One line for the run's log.
+    public var summary: String {
+        "\(small.count) small (\(small.first ?? 0)–\(small.last ?? 0) B), \(large.count) large (\(formatBytes(Double(large.first ?? 0)))–\(formatBytes(Double(large.last ?? 0)))) and \(huge.count) huge (\(huge.map { formatBytes(Double($0)) }.joined(separator: ", ")); oversize threshold \(formatBytes(Double(oversizeThreshold)))) size classes"
     }
 }
 

@@ -1,9 +1,13 @@
 /// Options of a benchmark run.
 public struct RunOptions: Sendable, Equatable {
-    /// `--quick`: fewer, shorter timing samples (allocation figures are unchanged).
+    /// `--quick`: fewer, shorter timing samples (allocation, byte, stack and instruction figures
+    /// are unchanged).
     public var quick = false
-    /// `--filter SUBSTRING`: only matching scenarios (baselines always run).
+    /// `--filter PREFIX[,PREFIX…]`: only scenarios whose name (or `name/size`) starts with one of
+    /// the prefixes (baselines always run).
     public var filter: String?
+    /// `--no-instructions`: skip the instruction counts (no valgrind pass).
+    public var countInstructions = true
     /// `--output DIR`: results directory (default: `Results/` of the repository root).
     public var outputDirectory: String?
     /// `--no-write`: print the table only.
@@ -29,12 +33,15 @@ public struct ProfileOptions: Sendable, Equatable {
 public enum LabCommand: Sendable, Equatable {
     /// Run the benchmarks.
     case run(RunOptions)
-    /// Compare two results files.
-    case compare(current: String, baseline: String, options: CompareOptions)
+    /// Compare two results files; `chart` is where to draw the latest-against-baseline chart.
+    case compare(current: String, baseline: String, options: CompareOptions, chart: String?)
     /// Run one scenario's measured loop under the heap profiler.
     case profile(ProfileOptions)
     /// Run the soak: a long mixed workload, checking that resident memory does not grow.
     case soak(SoakOptions)
+    /// The instruction pass, run under callgrind by `run`: counts the selected scenarios and
+    /// writes the figures as JSON to `output`.
+    case countInstructions(filter: String?, output: String)
     /// List scenario names.
     case list
     /// Print usage.
@@ -73,12 +80,20 @@ public func parseCommandLine(_ arguments: [String]) throws -> LabCommand {
         rest.removeFirst()
         var positional: [String] = []
         var options = CompareOptions()
+        var chart: String?
         while let argument = rest.popFirst() {
             switch argument {
             case "--time-tolerance": options.timeTolerance = try number(for: argument)
             case "--time-advisory": options.timeAdvisory = true
             case "--scaling-factor": options.scalingFactor = try number(for: argument)
             case "--alloc-tolerance": options.allocationTolerance = try number(for: argument)
+            case "--bytes-tolerance": options.bytesTolerance = try number(for: argument)
+            case "--instruction-tolerance": options.instructionTolerance = try number(for: argument)
+            case "--stack-tolerance":
+                let text = try value(for: argument)
+                guard let bytes = Int(text), bytes >= 0 else { throw UsageError("\(argument) needs a non-negative integer, got '\(text)'") }
+                options.stackTolerance = bytes
+            case "--chart": chart = try value(for: argument)
             case "--filter": options.filter = try value(for: argument)
             case "--help", "-h": return .help
             default:
@@ -87,7 +102,22 @@ public func parseCommandLine(_ arguments: [String]) throws -> LabCommand {
             }
         }
         guard positional.count == 2 else { throw UsageError("compare needs CURRENT and BASELINE files") }
-        return .compare(current: positional[0], baseline: positional[1], options: options)
+        return .compare(current: positional[0], baseline: positional[1], options: options, chart: chart)
+    }
+
+    if rest.first == "count-instructions" {
+        rest.removeFirst()
+        var filter: String?
+        var output: String?
+        while let argument = rest.popFirst() {
+            switch argument {
+            case "--filter": filter = try value(for: argument)
+            case "--output": output = try value(for: argument)
+            default: throw UsageError("unknown count-instructions option '\(argument)'")
+            }
+        }
+        guard let output else { throw UsageError("count-instructions needs --output FILE") }
+        return .countInstructions(filter: filter, output: output)
     }
 
     if rest.contains("--soak") {
@@ -115,9 +145,12 @@ public func parseCommandLine(_ arguments: [String]) throws -> LabCommand {
     while let argument = rest.popFirst() {
         switch argument {
         case "--quick": options.quick = true
-        case "--filter": options.filter = try value(for: argument)
+        case "--filter":
+            options.filter = try value(for: argument)
+            if filterPrefixes(options.filter).isEmpty { throw UsageError("--filter needs at least one prefix") }
         case "--output": options.outputDirectory = try value(for: argument)
         case "--no-write": options.writeFiles = false
+        case "--no-instructions": options.countInstructions = false
         case "--list": return .list
         case "--help", "-h": return .help
         case "--profile-scenario": profile = ProfileOptions(scenario: try value(for: argument), size: nil, iterations: 1000, dumpPath: nil)
@@ -143,13 +176,19 @@ public func parseCommandLine(_ arguments: [String]) throws -> LabCommand {
 /// Usage text.
 public let labUsage = """
 usage:
-  swiftrex-lab [run] [--quick] [--filter SUBSTRING] [--output DIR] [--no-write]
+  swiftrex-lab [run] [--quick] [--filter PREFIX[,PREFIX…]] [--no-instructions] [--output DIR] [--no-write]
   swiftrex-lab --list
   swiftrex-lab compare CURRENT.json BASELINE.json [--time-tolerance 0.5] [--time-advisory]
-                       [--scaling-factor 4] [--alloc-tolerance 0] [--filter SUBSTRING]
+                       [--scaling-factor 4] [--alloc-tolerance 0] [--bytes-tolerance 0]
+                       [--instruction-tolerance 0.02] [--stack-tolerance 256]
+                       [--filter PREFIX[,PREFIX…]] [--chart FILE.svg]
   swiftrex-lab --profile-scenario NAME [--size N] [--iterations N] [--profile-output FILE]
   swiftrex-lab --soak [--actions N] [--elements N] [--output DIR] [--no-write]
 
-exit codes: 0 ok/equal, 1 run failure (calibration, jemalloc inactive; soak: memory grew), 2 regression,
-            3 missing or malformed results file, 4 improvement only, 64 usage error
+A run counts instructions by re-running itself under valgrind's callgrind (valgrind must be on
+PATH; --no-instructions skips it). `count-instructions --output FILE [--filter …]` is that pass.
+
+exit codes: 0 ok/equal, 1 run failure (calibration, jemalloc inactive, valgrind missing or failing;
+            soak: memory grew), 2 regression, 3 missing or malformed results file,
+            4 improvement only, 64 usage error
 """

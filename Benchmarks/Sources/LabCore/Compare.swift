@@ -1,3 +1,5 @@
+import Foundation
+
 /// Exit codes shared by the lab executable and its scripts.
 public enum ExitCode: Int32, Sendable {
     /// Success; for compare: no difference beyond tolerances.
@@ -20,23 +22,43 @@ public struct CompareOptions: Sendable, Equatable {
     public var timeTolerance: Double
     /// When true, time differences are printed but never decide the exit code.
     public var timeAdvisory: Bool
-    /// A sized scenario whose growth (min ns/op at the largest size ÷ at the smallest)
-    /// exceeds the baseline's growth (at least 1) by more than this factor is a
-    /// regression, even in advisory mode (complexity changes are not noise). 0 disables.
+    /// A sized scenario whose growth (instructions per op at the largest counted size ÷ at the
+    /// smallest; without instruction counts, min ns/op) exceeds the baseline's growth (at least 1)
+    /// by more than this factor is a regression (from time, only when time gates). 0 disables.
     public var scalingFactor: Double
     /// Absolute tolerance on allocations per operation (0 = exact).
     public var allocationTolerance: Double
+    /// Absolute tolerance on bytes allocated per operation (0 = exact, to half a byte).
+    public var bytesTolerance: Double
+    /// Relative tolerance on instructions per operation (0.02 = ±2 %), two-sided.
+    public var instructionTolerance: Double
+    /// Absolute tolerance on the stack high-water, in bytes, two-sided.
+    public var stackTolerance: Int
     /// Restricts the comparison to matching records; defaults to the current file's filter.
     public var filter: String?
 
     /// Creates options; the defaults are those of the CLI.
-    public init(timeTolerance: Double = 0.5, timeAdvisory: Bool = false, scalingFactor: Double = 4, allocationTolerance: Double = 0, filter: String? = nil) {
+    public init(
+        timeTolerance: Double = 0.5, timeAdvisory: Bool = false, scalingFactor: Double = 4, allocationTolerance: Double = 0,
+        bytesTolerance: Double = 0, instructionTolerance: Double = CompareOptions.defaultInstructionTolerance,
+        stackTolerance: Int = CompareOptions.defaultStackTolerance, filter: String? = nil
+    ) {
         self.timeTolerance = timeTolerance
         self.timeAdvisory = timeAdvisory
         self.scalingFactor = scalingFactor
         self.allocationTolerance = allocationTolerance
+        self.bytesTolerance = bytesTolerance
+        self.instructionTolerance = instructionTolerance
+        self.stackTolerance = stackTolerance
         self.filter = filter
     }
+
+    /// Default relative tolerance on instructions per operation: ±2 %.
+    public static let defaultInstructionTolerance = 0.02
+    /// The instruction tolerance of a filtered run against a whole-suite baseline: ±5 %.
+    public static let filteredInstructionTolerance = 0.05
+    /// Default tolerance on the stack high-water: ±256 bytes.
+    public static let defaultStackTolerance = 256
 }
 
 /// The outcome of one comparison.
@@ -95,10 +117,20 @@ public struct CompareReport: Sendable, Equatable {
     }
 }
 
-/// Whether `key` is selected by a `--filter` substring (matches `name` or `name/size`).
+/// The prefixes of a `--filter`: comma-separated, blanks trimmed, empty items dropped.
+public func filterPrefixes(_ filter: String?) -> [String] {
+    guard let filter else { return [] }
+    return filter.split(separator: ",").map { String($0).trimmingCharacters(in: .whitespaces) }.filter { !$0.isEmpty }
+}
+
+/// Whether `key` is selected by a `--filter`: a comma-separated list of prefixes, each matched
+/// against `name` and `name/size` (`store.` selects every store scenario, `lift.collection.byId/100`
+/// one size of one). No filter selects everything.
 public func matchesFilter(_ key: RecordKey, _ filter: String?) -> Bool {
-    guard let filter, !filter.isEmpty else { return true }
-    return key.name.contains(filter) || key.description.contains(filter)
+    let prefixes = filterPrefixes(filter)
+    guard !prefixes.isEmpty else { return true }
+    let description = key.description
+    return prefixes.contains { key.name.hasPrefix($0) || description.hasPrefix($0) }
 }
 
 /// The record every time is normalised by (median ns/op of the naive store).
@@ -107,11 +139,16 @@ public let normalizingBenchmark = "naive.dispatch"
 /// Compares `current` against `baseline`. Pure: no I/O.
 ///
 /// - Allocations per op are exact and two-sided: a rise is a regression, a fall
-///   an improvement (the baseline must be updated).
+///   an improvement (the baseline must be updated). So are bytes per op.
+/// - Instructions per op (deterministic, from callgrind) are two-sided within
+///   `instructionTolerance`; a baseline figure the current run lacks is a regression,
+///   unless the current run did not count instructions at all (a warning).
+/// - Stack high-water is two-sided within `stackTolerance` bytes.
 /// - Time: each median is divided by the same file's `naive.dispatch` median and
 ///   the ratios are compared with `timeTolerance`; advisory mode only prints.
 /// - Scaling: sized scenarios whose large/small growth rose by more than
-///   `scalingFactor` are regressions (O(1) → O(n)).
+///   `scalingFactor` are regressions (O(1) → O(n)): from instruction counts where both files
+///   have them at two sizes, else from time (advisory when time is).
 /// - A baseline record missing from the current file is a regression (unless
 ///   filtered out); a record only in the current file is a note.
 public func compareResults(current: ResultsFile, baseline: ResultsFile, options: CompareOptions = CompareOptions()) -> CompareReport {
@@ -143,6 +180,23 @@ public func compareResults(current: ResultsFile, baseline: ResultsFile, options:
     if !canCompareTime {
         add(.warning, nil, "'\(normalizingBenchmark)' missing or zero in \(currentNorm == nil ? "current" : "baseline") file: time ratios not compared")
     }
+    let countedInstructions = current.metadata.instructionCounter != nil
+    // A filtered run counts its scenarios after a different sequence of earlier ones than the
+    // whole suite did, and the counts of scenarios that allocate or look up runtime caches move
+    // with that history (by up to ~4 % here): the tolerance widens for it.
+    var instructionTolerance = options.instructionTolerance
+    if countedInstructions, current.metadata.filter != nil, baseline.metadata.filter == nil,
+       options.instructionTolerance < CompareOptions.filteredInstructionTolerance,
+       baseline.benchmarks.contains(where: { $0.instructionsPerOp != nil }) {
+        instructionTolerance = CompareOptions.filteredInstructionTolerance
+        add(.warning, nil, "filtered run: instruction counts depend on the scenarios run before them; tolerance widened to ±\(format(instructionTolerance * 100)) %")
+    }
+    if !countedInstructions && baseline.benchmarks.contains(where: { $0.instructionsPerOp != nil && matchesFilter($0.key, filter) }) {
+        add(.warning, nil, "the current run did not count instructions (--no-instructions): instructions not compared")
+    }
+    if countedInstructions, let counter = b.instructionCounter, counter != a.instructionCounter {
+        add(.warning, nil, "instruction counter differs ('\(counter)' → '\(a.instructionCounter ?? "none")'): counts may not be comparable")
+    }
     let timeKind: CompareReport.Kind = options.timeAdvisory ? .note : .regression
     let timeGainKind: CompareReport.Kind = options.timeAdvisory ? .note : .improvement
     let advisory = options.timeAdvisory ? " (advisory)" : ""
@@ -156,7 +210,7 @@ public func compareResults(current: ResultsFile, baseline: ResultsFile, options:
         }
         compared += 1
 
-        // Allocations: exact (or within the baseline record's own tolerance), two-sided.
+        // Allocations: exact unless the scenario declares a tolerance (scheduling noise), two-sided.
         let allocDelta = cur.allocsPerOp - base.allocsPerOp
         let allocSlack = max(options.allocationTolerance, base.allocationTolerance ?? 0) + 1e-9
         if allocDelta > allocSlack {
@@ -164,11 +218,43 @@ public func compareResults(current: ResultsFile, baseline: ResultsFile, options:
         } else if allocDelta < -allocSlack {
             add(.improvement, key, "allocations/op fell \(format(base.allocsPerOp)) → \(format(cur.allocsPerOp)) (update the baseline)")
         }
-        if abs(cur.bytesPerOp - base.bytesPerOp) > 0.5 {
-            add(.note, key, "bytes/op \(format(base.bytesPerOp)) → \(format(cur.bytesPerOp))")
+        // Bytes: exact (to half a byte per op, or the tolerance), two-sided.
+        let bytesDelta = cur.bytesPerOp - base.bytesPerOp
+        let bytesSlack = max(options.bytesTolerance, base.bytesTolerance ?? 0, 0.5)
+        if bytesDelta > bytesSlack {
+            add(.regression, key, "bytes/op rose \(format(base.bytesPerOp)) → \(format(cur.bytesPerOp))")
+        } else if bytesDelta < -bytesSlack {
+            add(.improvement, key, "bytes/op fell \(format(base.bytesPerOp)) → \(format(cur.bytesPerOp)) (update the baseline)")
         }
-        if let s0 = base.stackBytes, let s1 = cur.stackBytes, s0 != s1 {
-            add(.note, key, "stack bytes \(s0) → \(s1)")
+
+        // Instructions: deterministic counts, two-sided within a relative tolerance.
+        if let i0 = base.instructionsPerOp, countedInstructions {
+            if let i1 = cur.instructionsPerOp {
+                let slack = max(i0 * instructionTolerance, 0.5)
+                let change = i0 > 0 ? " (\(signedPercent(i1 / i0 - 1)))" : ""
+                if i1 - i0 > slack {
+                    add(.regression, key, "instructions/op rose \(format(i0)) → \(format(i1))\(change)")
+                } else if i0 - i1 > slack {
+                    add(.improvement, key, "instructions/op fell \(format(i0)) → \(format(i1))\(change) (update the baseline)")
+                }
+            } else {
+                add(.regression, key, "instructions/op not measured (the baseline has \(format(i0)))")
+            }
+        } else if base.instructionsPerOp == nil, let i1 = cur.instructionsPerOp {
+            add(.note, key, "instructions/op \(format(i1)) (not in the baseline)")
+        }
+
+        // Stack high-water: two-sided within an absolute tolerance.
+        if let s0 = base.stackBytes {
+            if let s1 = cur.stackBytes {
+                if s1 - s0 > options.stackTolerance {
+                    add(.regression, key, "stack high-water rose \(s0) → \(s1) bytes (+\(s1 - s0))")
+                } else if s0 - s1 > options.stackTolerance {
+                    add(.improvement, key, "stack high-water fell \(s0) → \(s1) bytes (−\(s0 - s1)) (update the baseline)")
+                }
+            } else {
+                add(.regression, key, "stack high-water not measured (the baseline has \(s0) bytes)")
+            }
         }
 
         // Time: ratios to the same file's naive.dispatch.
@@ -190,25 +276,35 @@ public func compareResults(current: ResultsFile, baseline: ResultsFile, options:
         add(.note, key, "new record (not in the baseline)")
     }
 
-    // Scaling: growth of the fastest sample (min ns/op: the figure least disturbed
-    // by machine load) between the smallest and largest common size. A baseline
-    // growth below 1 is treated as 1 (flat), so noise in the baseline cannot
-    // lower the bar.
+    // Scaling, for each sized scenario: from instruction counts when both files counted it at
+    // two common sizes (deterministic, so it gates in every mode), else from time: the growth of
+    // the fastest sample (min ns/op, the figure least disturbed by load) between the smallest and
+    // largest common size, which gates only when time does. A baseline growth below 1 is treated
+    // as 1 (flat), so noise in the baseline cannot lower the bar.
     if options.scalingFactor > 0 {
         let names = Set(baseline.benchmarks.filter { $0.size != nil }.map(\.name))
         for name in names.sorted() {
             let baseSized = baseline.benchmarks.filter { $0.name == name && $0.size != nil && matchesFilter($0.key, filter) }
-            let common = baseSized.compactMap(\.size).filter { currentByKey[RecordKey(name: name, size: $0)] != nil }.sorted()
-            guard let small = common.first, let large = common.last, small < large,
-                  let b0 = baselineByKey[RecordKey(name: name, size: small)]?.nsPerOp.min,
-                  let b1 = baselineByKey[RecordKey(name: name, size: large)]?.nsPerOp.min,
-                  let c0 = currentByKey[RecordKey(name: name, size: small)]?.nsPerOp.min,
-                  let c1 = currentByKey[RecordKey(name: name, size: large)]?.nsPerOp.min,
-                  b0 > 0, c0 > 0 else { continue }
-            let baseGrowth = b1 / b0
-            let curGrowth = c1 / c0
-            if curGrowth > max(baseGrowth, 1) * options.scalingFactor {
-                add(.regression, RecordKey(name: name, size: nil), "cost growth from size \(small) to \(large) (min ns/op) rose ×\(format(baseGrowth)) → ×\(format(curGrowth)) (complexity changed?)")
+            func growth(_ value: (BenchmarkRecord) -> Double?) -> (small: Int, large: Int, base: Double, current: Double)? {
+                let common = baseSized.filter { value($0) != nil }.compactMap(\.size).filter { size in
+                    currentByKey[RecordKey(name: name, size: size)].flatMap(value) != nil
+                }.sorted()
+                guard let small = common.first, let large = common.last, small < large,
+                      let b0 = baselineByKey[RecordKey(name: name, size: small)].flatMap(value),
+                      let b1 = baselineByKey[RecordKey(name: name, size: large)].flatMap(value),
+                      let c0 = currentByKey[RecordKey(name: name, size: small)].flatMap(value),
+                      let c1 = currentByKey[RecordKey(name: name, size: large)].flatMap(value),
+                      b0 > 0, c0 > 0 else { return nil }
+                return (small, large, b1 / b0, c1 / c0)
+            }
+            if let counted = growth({ $0.instructionsPerOp }) {
+                if counted.current > max(counted.base, 1) * options.scalingFactor {
+                    add(.regression, RecordKey(name: name, size: nil), "instruction growth from size \(counted.small) to \(counted.large) rose ×\(format(counted.base)) → ×\(format(counted.current)) (complexity changed?)")
+                }
+            } else if let timed = growth({ $0.nsPerOp.min }) {
+                if timed.current > max(timed.base, 1) * options.scalingFactor {
+                    add(timeKind, RecordKey(name: name, size: nil), "cost growth from size \(timed.small) to \(timed.large) (min ns/op) rose ×\(format(timed.base)) → ×\(format(timed.current)) (complexity changed?)\(advisory)")
+                }
             }
         }
     }
@@ -222,6 +318,12 @@ public func compareResults(current: ResultsFile, baseline: ResultsFile, options:
         exit = .success
     }
     return CompareReport(findings: findings, compared: compared, exitCode: exit)
+}
+
+/// A relative change as a signed percentage, e.g. `+10.2 %` or `−0.4 %`.
+public func signedPercent(_ fraction: Double) -> String {
+    let percent = fraction * 100
+    return (percent < 0 ? "−" : "+") + fixed(abs(percent), digits: abs(percent) >= 10 ? 1 : 2) + " %"
 }
 
 /// Compact number formatting for reports and tables.
@@ -258,6 +360,7 @@ public func runCompare(currentPath: String, baselinePath: String, options: Compa
         return ("error: \(error)", .badInput)
     }
     let report = compareResults(current: current, baseline: baseline, options: options)
-    let header = "compare \(currentPath) (\(current.metadata.gitRevision.prefix(12)), \(current.metadata.mode)) against \(baselinePath) (\(baseline.metadata.gitRevision.prefix(12)), \(baseline.metadata.mode))\(options.timeAdvisory ? " — time advisory" : "")"
+    let header = "compare \(currentPath) (\(current.metadata.gitRevision.prefix(12)), \(current.metadata.mode)) against \(baselinePath) (\(baseline.metadata.gitRevision.prefix(12)), \(baseline.metadata.mode))\(options.timeAdvisory ? " — time advisory" : "")\n"
+        + "gates: allocations ±\(format(options.allocationTolerance))/op, bytes ±\(format(max(options.bytesTolerance, 0.5)))/op, instructions ±\(format(options.instructionTolerance * 100)) %, stack ±\(options.stackTolerance) B, scaling ×\(format(options.scalingFactor)), time \(options.timeAdvisory ? "advisory" : "±\(format(options.timeTolerance * 100)) %")"
     return (header + "\n" + report.text, report.exitCode)
 }

@@ -2,7 +2,10 @@ import Foundation
 
 /// Text renderings of results: the stdout table and the Markdown summary.
 public enum Reports {
-    private static let headers = ["benchmark", "size", "median ns/op", "min", "p90", "max", "× naive", "allocs/op", "bytes/op", "stack B"]
+    /// File name (without `.svg`) of the chart comparing a run with the baseline.
+    public static let comparisonChartName = "latest-vs-baseline"
+
+    private static let headers = ["benchmark", "size", "median time/op", "min", "p90", "max", "× naive", "allocs/op", "bytes/op", "instructions/op", "stack high-water"]
 
     private static func rows(_ file: ResultsFile) -> [[String]] {
         let norm = file.record(normalizingBenchmark)?.nsPerOp.median ?? 0
@@ -10,14 +13,15 @@ public enum Reports {
             [
                 record.name,
                 record.size.map(String.init) ?? "",
-                format(record.nsPerOp.median),
-                format(record.nsPerOp.min),
-                format(record.nsPerOp.p90),
-                format(record.nsPerOp.max),
+                formatDuration(record.nsPerOp.median),
+                formatDuration(record.nsPerOp.min),
+                formatDuration(record.nsPerOp.p90),
+                formatDuration(record.nsPerOp.max),
                 norm > 0 ? format(record.nsPerOp.median / norm) : "",
                 format(record.allocsPerOp),
                 format(record.bytesPerOp),
-                record.stackBytes.map(String.init) ?? "",
+                record.instructionsPerOp.map(format) ?? "",
+                record.stackBytes.map { String($0) + " B" } ?? "",
             ]
         }
     }
@@ -38,7 +42,7 @@ public enum Reports {
     }
 
     /// The Markdown summary (`Results/latest.md`), linking the charts in `charts`.
-    public static func markdown(_ file: ResultsFile, charts: [String] = []) -> String {
+    public static func markdown(_ file: ResultsFile, charts: [String] = [], comparisonChart: Bool = false) -> String {
         let m = file.metadata
         var out = "# SwiftRex benchmark results\n\n"
         out += "| | |\n|---|---|\n"
@@ -48,10 +52,13 @@ public enum Reports {
         out += "| host | \(m.host): \(m.cores) cores, \(m.memoryBytes >> 20) MiB\(m.cpu.map { ", \($0)" } ?? "") |\n"
         out += "| kernel | \(m.kernel) |\n"
         out += "| toolchain | \(m.toolchain) |\n"
-        out += "| allocator | \(m.allocator ?? "unknown") |\n\n"
-        out += "Times are nanoseconds per operation over repeated samples (setup excluded). "
-        out += "`× naive` is the median divided by the median of `\(normalizingBenchmark)` from the same run; "
-        out += "compare ratios, never absolute times. Allocations are exact counts per operation.\n\n"
+        out += "| allocator | \(m.allocator ?? "unknown") |\n"
+        out += "| instruction counter | \(m.instructionCounter ?? "not counted (--no-instructions)") |\n\n"
+        out += "Times are per operation over repeated samples (setup excluded); "
+        out += "`× naive` is the median divided by the median of `\(normalizingBenchmark)` from the same run: "
+        out += "compare ratios, never absolute times, and only as advice. Allocations and bytes per operation are exact, "
+        out += "instructions per operation are callgrind counts (deterministic), the stack high-water is the deepest byte "
+        out += "one operation wrote below the dispatching call (stack scenarios).\n\n"
         out += "| " + headers.joined(separator: " | ") + " |\n"
         out += "|" + headers.enumerated().map { $0.offset == 0 ? "---" : "---:" }.joined(separator: "|") + "|\n"
         for row in rows(file) {
@@ -60,6 +67,9 @@ public enum Reports {
         if !charts.isEmpty {
             out += "\n## Charts (cost per operation vs size)\n\n"
             for chart in charts { out += "- [\(chart)](charts/\(chart).svg)\n" }
+        }
+        if comparisonChart {
+            out += "\n[The run against the baseline, per record](charts/\(comparisonChartName).svg)\n"
         }
         return out
     }

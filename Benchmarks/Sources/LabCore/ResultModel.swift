@@ -19,15 +19,27 @@ public struct BenchmarkRecord: Codable, Equatable, Sendable {
     /// Iterations the allocation figures were measured over.
     public var allocationIterations: Int?
     /// Allocations per operation `compare` lets the record drift either way (absent: exact); set
-    /// by scenarios whose allocations happen on other threads.
+    /// by scenarios whose allocations happen on other threads (the larger of the scenario's own
+    /// tolerance and the asynchronous default).
     public var allocationTolerance: Double?
-    /// Stack bytes between the call and the reducer body (stack probes only).
+    /// The scenario's own tolerance on bytes per op, likewise.
+    public var bytesTolerance: Double?
+    /// Instructions executed per operation, counted by callgrind (valgrind) and differenced
+    /// over two iteration counts; absent when not counted (asynchronous scenarios, sizes above
+    /// the scenario's limit, or a run with `--no-instructions`).
+    public var instructionsPerOp: Double?
+    /// The smaller of the two iteration counts the instruction figure was differenced over.
+    public var instructionIterations: Int?
+    /// Stack high-water of one operation (stack scenarios only): bytes between the dispatching
+    /// call and the deepest stack byte written, the stack painted first.
     public var stackBytes: Int?
+    /// Stack scenarios: bytes between the dispatching call and the reducer body's frame.
+    public var stackMarkBytes: Int?
     /// Resident set size of the process after the benchmark, in bytes.
     public var residentBytes: Int?
 
     /// Creates a record.
-    public init(name: String, size: Int? = nil, nsPerOp: Summary, allocsPerOp: Double, bytesPerOp: Double, iterations: Int? = nil, samples: Int? = nil, allocationIterations: Int? = nil, allocationTolerance: Double? = nil, stackBytes: Int? = nil, residentBytes: Int? = nil) {
+    public init(name: String, size: Int? = nil, nsPerOp: Summary, allocsPerOp: Double, bytesPerOp: Double, iterations: Int? = nil, samples: Int? = nil, allocationIterations: Int? = nil, allocationTolerance: Double? = nil, bytesTolerance: Double? = nil, instructionsPerOp: Double? = nil, instructionIterations: Int? = nil, stackBytes: Int? = nil, stackMarkBytes: Int? = nil, residentBytes: Int? = nil) {
         self.name = name
         self.size = size
         self.nsPerOp = nsPerOp
@@ -37,7 +49,11 @@ public struct BenchmarkRecord: Codable, Equatable, Sendable {
         self.samples = samples
         self.allocationIterations = allocationIterations
         self.allocationTolerance = allocationTolerance
+        self.bytesTolerance = bytesTolerance
+        self.instructionsPerOp = instructionsPerOp
+        self.instructionIterations = instructionIterations
         self.stackBytes = stackBytes
+        self.stackMarkBytes = stackMarkBytes
         self.residentBytes = residentBytes
     }
 
@@ -94,9 +110,12 @@ public struct MachineMetadata: Codable, Equatable, Sendable {
     public var mode: String
     /// The `--filter` of the run, if any (compare then ignores non-matching baseline records).
     public var filter: String?
+    /// What counted instructions, e.g. `valgrind-3.19.0 callgrind`; absent when the run did not
+    /// count them (`--no-instructions`).
+    public var instructionCounter: String?
 
     /// Creates metadata.
-    public init(host: String, cores: Int, memoryBytes: UInt64, cpu: String? = nil, kernel: String, toolchain: String, allocator: String? = nil, date: String, gitRevision: String, gitDirty: Bool? = nil, mode: String, filter: String? = nil) {
+    public init(host: String, cores: Int, memoryBytes: UInt64, cpu: String? = nil, kernel: String, toolchain: String, allocator: String? = nil, date: String, gitRevision: String, gitDirty: Bool? = nil, mode: String, filter: String? = nil, instructionCounter: String? = nil) {
         self.host = host
         self.cores = cores
         self.memoryBytes = memoryBytes
@@ -109,6 +128,7 @@ public struct MachineMetadata: Codable, Equatable, Sendable {
         self.gitDirty = gitDirty
         self.mode = mode
         self.filter = filter
+        self.instructionCounter = instructionCounter
     }
 }
 
@@ -121,8 +141,9 @@ public struct ResultsFile: Codable, Equatable, Sendable {
     /// All records, baselines (`raw.dispatch`, `naive.dispatch`) included.
     public var benchmarks: [BenchmarkRecord]
 
-    /// The current format version.
-    public static let currentSchemaVersion = 1
+    /// The current format version. Version 2 added instruction counts and made `stackBytes` the
+    /// stack high-water (version 1 recorded the distance to the reducer body).
+    public static let currentSchemaVersion = 2
 
     /// Creates a results file.
     public init(schemaVersion: Int = ResultsFile.currentSchemaVersion, metadata: MachineMetadata, benchmarks: [BenchmarkRecord]) {
@@ -204,7 +225,8 @@ public enum ResultsIO {
                 problem = "empty name"
             } else if !seen.insert(record.key).inserted {
                 problem = "duplicate record '\(record.key)'"
-            } else if ![record.nsPerOp.min, record.nsPerOp.median, record.nsPerOp.p90, record.nsPerOp.max, record.allocsPerOp, record.bytesPerOp].allSatisfy({ $0.isFinite && $0 >= 0 }) {
+            } else if ![record.nsPerOp.min, record.nsPerOp.median, record.nsPerOp.p90, record.nsPerOp.max, record.allocsPerOp, record.bytesPerOp, record.instructionsPerOp ?? 0].allSatisfy({ $0.isFinite && $0 >= 0 })
+                        || (record.stackBytes ?? 0) < 0 || (record.stackMarkBytes ?? 0) < 0 {
                 problem = "negative or non-finite measurement in '\(record.key)'"
             } else if !(record.nsPerOp.min <= record.nsPerOp.median && record.nsPerOp.median <= record.nsPerOp.max) {
                 problem = "nsPerOp of '\(record.key)' is not ordered (min ≤ median ≤ max)"

@@ -42,26 +42,34 @@ public struct RunConfiguration: Sendable, Equatable {
     public var samples: Int
     /// Target duration of one sample; the inner loop is scaled to reach it.
     public var targetSampleNanoseconds: UInt64
+    /// Time budget of one benchmark's samples: an operation too slow to fit `samples` samples in
+    /// it gets fewer (never fewer than `minimumSamples`).
+    public var budgetNanoseconds: UInt64
+    /// Fewest timed samples, whatever the budget.
+    public var minimumSamples: Int
     /// Fixed iteration count for allocation measurement, identical in every mode.
     public var allocationIterations: Int
-    /// Allocation measurements repeated this many times; the minimum is kept.
+    /// Allocation readings after the first, at most: two equal readings in a row end the
+    /// repetition (see ``Harness/allocations(_:iterations:repeats:counter:warmUp:)``).
     public var allocationRepeats: Int
 
     /// Creates a configuration.
-    public init(mode: String, samples: Int, targetSampleNanoseconds: UInt64, allocationIterations: Int = RunConfiguration.defaultAllocationIterations, allocationRepeats: Int = 3) {
+    public init(mode: String, samples: Int, targetSampleNanoseconds: UInt64, budgetNanoseconds: UInt64 = .max, minimumSamples: Int = 3, allocationIterations: Int = RunConfiguration.defaultAllocationIterations, allocationRepeats: Int = 3) {
         self.mode = mode
         self.samples = samples
         self.targetSampleNanoseconds = targetSampleNanoseconds
+        self.budgetNanoseconds = budgetNanoseconds
+        self.minimumSamples = minimumSamples
         self.allocationIterations = allocationIterations
         self.allocationRepeats = allocationRepeats
     }
 
     /// Iterations used for allocation counting unless a scenario overrides it.
     public static let defaultAllocationIterations = 1000
-    /// `--quick`: few short samples (CI, smoke runs).
-    public static let quick = RunConfiguration(mode: "quick", samples: 15, targetSampleNanoseconds: 10_000_000)
-    /// Default: more, longer samples.
-    public static let full = RunConfiguration(mode: "full", samples: 31, targetSampleNanoseconds: 40_000_000)
+    /// `--quick`: 5 samples of ~2 ms (CI, smoke runs); at most ~0.3 s of samples per benchmark.
+    public static let quick = RunConfiguration(mode: "quick", samples: 5, targetSampleNanoseconds: 2_000_000, budgetNanoseconds: 300_000_000)
+    /// Default: 31 samples of ~40 ms; at most ~4 s of samples per benchmark.
+    public static let full = RunConfiguration(mode: "full", samples: 31, targetSampleNanoseconds: 40_000_000, budgetNanoseconds: 4_000_000_000)
 }
 
 /// Result of timing one measured closure.
@@ -75,7 +83,8 @@ public struct TimingResult: Sendable, Equatable {
 /// Times and counts a measured closure `(iterations) -> Void`.
 public enum Harness {
     /// Times `body`: scales the inner loop so a sample lasts about
-    /// `targetSampleNanoseconds`, warms up once, then takes `samples` samples. Samples never run
+    /// `targetSampleNanoseconds`, warms up once, then takes `samples` samples (fewer when they
+    /// would not fit the configuration's budget, at least `minimumSamples`). Samples never run
     /// fewer than `minimumIterations` (see ``Scenario/minimumIterations``), where scaling starts.
     @MainActor
     public static func time(_ body: @MainActor (Int) async -> Void, configuration: RunConfiguration, minimumIterations: Int = 1, maxIterations: Int = 1 << 34) async -> TimingResult {
@@ -92,11 +101,19 @@ public enum Harness {
             iterations = min(maxIterations, iterations * factor)
         }
         let scaled = Double(iterations) * Double(target) / Double(max(elapsed, 1))
-        iterations = max(1, minimumIterations, min(maxIterations, Int(scaled.rounded(.up))))
-        await body(iterations) // warm-up at the final size
+        let final = max(1, minimumIterations, min(maxIterations, Int(scaled.rounded(.up))))
+        // One sample's expected duration, from the last scaling run.
+        let sampleEstimate = max(Double(elapsed) / Double(iterations) * Double(final), 1)
+        // A run that already lasts a whole sample at the final size was the warm-up.
+        if !(final == iterations && elapsed >= target) {
+            await body(final) // warm-up at the final size
+        }
+        iterations = final
+        let fitting = Int(min(Double(configuration.budgetNanoseconds) / sampleEstimate, Double(Int.max / 2)))
+        let count = max(1, max(configuration.minimumSamples, min(configuration.samples, fitting)))
         var perOp: [Double] = []
-        perOp.reserveCapacity(configuration.samples)
-        for _ in 0..<max(1, configuration.samples) {
+        perOp.reserveCapacity(count)
+        for _ in 0..<count {
             let start = monotonicNanoseconds()
             await body(iterations)
             let ns = monotonicNanoseconds() &- start
@@ -105,19 +122,24 @@ public enum Harness {
         return TimingResult(iterationsPerSample: iterations, nanosecondsPerOperation: perOp)
     }
 
-    /// Counts allocations of `body` over a fixed `iterations` count (after one
-    /// warm-up call), repeated `repeats` times; returns the minimum count and the
-    /// minimum bytes. Deterministic: independent of the timing configuration.
+    /// Counts allocations of `body` over a fixed `iterations` count: readings are taken until
+    /// one repeats the one before it (the first is usually the cold one), at most
+    /// `max(repeats, 2) + 1` readings; the repeated reading is the figure (else the smallest
+    /// count and bytes seen: other threads can only add). With `warmUp` one unmeasured run comes
+    /// first. Deterministic: independent of the timing configuration.
     @MainActor
-    public static func allocations(_ body: @MainActor (Int) async -> Void, iterations: Int, repeats: Int, counter: AllocationCounter) async -> AllocationSnapshot {
-        await body(iterations)
+    public static func allocations(_ body: @MainActor (Int) async -> Void, iterations: Int, repeats: Int, counter: AllocationCounter, warmUp: Bool = true) async -> AllocationSnapshot {
+        if warmUp { await body(iterations) }
         var best = AllocationSnapshot(count: .max, bytes: .max)
-        for _ in 0..<max(1, repeats) {
+        var previous: AllocationSnapshot?
+        for _ in 0...max(2, repeats) {
             let before = counter.snapshot()
             await body(iterations)
             let delta = counter.snapshot().since(before)
+            if delta == previous { return delta }
             best.count = min(best.count, delta.count)
             best.bytes = min(best.bytes, delta.bytes)
+            previous = delta
         }
         return best
     }

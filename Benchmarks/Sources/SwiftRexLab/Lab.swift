@@ -22,8 +22,10 @@ struct SwiftRexLab {
                 code = .success
             case let .run(options):
                 code = await runBenchmarks(options)
-            case let .compare(current, baseline, options):
-                code = compare(current: current, baseline: baseline, options: options)
+            case let .compare(current, baseline, options, chart):
+                code = compare(current: current, baseline: baseline, options: options, chart: chart)
+            case let .countInstructions(filter, output):
+                code = await countInstructions(filter: filter, output: output)
             case let .profile(options):
                 code = await profile(options)
             case let .soak(options):
@@ -41,62 +43,137 @@ struct SwiftRexLab {
         return code
     }
 
-    /// The repository root: from this source file's path when it still exists,
-    /// else the first ancestor of the working directory holding `Benchmarks/Package.swift`.
+    /// The repository root: the first ancestor of this executable (it is built inside
+    /// `Benchmarks/.build/`), else of the working directory, holding `Benchmarks/Package.swift`.
+    /// (Not `#filePath`: a source path compiled into the binary would make its layout, and so
+    /// the instruction counts of code that hashes addresses, depend on where it was built.)
     static func repositoryRoot() -> String? {
         let fileManager = FileManager.default
-        let fromSource = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
-            .deletingLastPathComponent().deletingLastPathComponent()
-        if fileManager.fileExists(atPath: fromSource.appendingPathComponent("Benchmarks/Package.swift").path) {
-            return fromSource.path
-        }
-        var directory = URL(fileURLWithPath: fileManager.currentDirectoryPath)
-        while directory.path != "/" {
-            if fileManager.fileExists(atPath: directory.appendingPathComponent("Benchmarks/Package.swift").path) {
-                return directory.path
+        func search(from start: URL) -> String? {
+            var directory = start
+            while directory.path != "/" && !directory.path.isEmpty {
+                if fileManager.fileExists(atPath: directory.appendingPathComponent("Benchmarks/Package.swift").path) {
+                    return directory.path
+                }
+                directory.deleteLastPathComponent()
             }
-            directory.deleteLastPathComponent()
+            return nil
         }
-        return nil
+        return search(from: URL(fileURLWithPath: executablePath()).deletingLastPathComponent())
+            ?? search(from: URL(fileURLWithPath: fileManager.currentDirectoryPath))
     }
 
     static func runBenchmarks(_ options: RunOptions) async -> ExitCode {
         let counter: AllocationCounter
+        let sizeClasses: SizeClassCalibration
         do {
             counter = try AllocationCounter()
             try counter.calibrate(objects: 1000)
+            sizeClasses = try counter.calibrateSizeClasses()
         } catch {
             return fail("\(error)\nRefusing to run: allocation figures would be wrong. Build with jemalloc linked (libjemalloc-dev, pkg-config jemalloc).")
+        }
+        if options.countInstructions {
+            do {
+                try InstructionPass.preflight()
+            } catch {
+                return fail("\(error)")
+            }
         }
         let scenarios = ScenarioRegistry.all
         let jobs = Runner.jobs(scenarios, filter: options.filter)
         if let filter = options.filter, !jobs.contains(where: { !$0.0.isBaseline }) {
-            return fail("no scenario matches --filter '\(filter)' (see --list)", .usage)
+            return fail("no scenario matches --filter '\(filter)' (prefixes of names, see --list)", .usage)
         }
+        let started = monotonicNanoseconds()
         let configuration = options.quick ? RunConfiguration.quick : RunConfiguration.full
         let root = repositoryRoot()
-        let metadata = MachineInfo.collect(mode: configuration.mode, filter: options.filter, repositoryRoot: root)
-        print("swiftrex-lab: \(jobs.count) benchmarks, \(configuration.mode) mode (\(configuration.samples) samples × ~\(configuration.targetSampleNanoseconds / 1_000_000) ms; allocations over \(configuration.allocationIterations) iterations, min of \(configuration.allocationRepeats))")
-        print("calibration: 1000 allocations counted exactly (\(metadata.allocator ?? "jemalloc")); revision \(metadata.gitRevision.prefix(12)); \(metadata.toolchain)")
+        var metadata = MachineInfo.collect(mode: configuration.mode, filter: options.filter, repositoryRoot: root)
+        print("swiftrex-lab: \(jobs.count) benchmarks, \(configuration.mode) mode (up to \(configuration.samples) samples × ~\(formatDuration(Double(configuration.targetSampleNanoseconds))); allocations over \(configuration.allocationIterations) iterations, until a reading repeats)")
+        print("calibration: 1000 objects and \(sizeClasses.summary) counted exactly (\(metadata.allocator ?? "jemalloc")); revision \(metadata.gitRevision.prefix(12)); \(metadata.toolchain)")
         let runner = Runner(configuration: configuration, counter: counter, log: { print($0) })
-        let records = await runner.run(scenarios, filter: options.filter)
+        var records = await runner.run(scenarios, filter: options.filter)
+        let nativeSeconds = Double(monotonicNanoseconds() - started) / 1e9
+
+        if options.countInstructions {
+            let passStart = monotonicNanoseconds()
+            print("\ninstructions: counting under valgrind's callgrind (deterministic; \(jobs.filter { $0.0.countsInstructions(size: $0.1) }.count) of \(jobs.count) benchmarks)")
+            do {
+                let pass = try InstructionPass.run(executable: executablePath(), filter: options.filter, log: { print("  " + $0) })
+                records = InstructionPass.merge(pass.measurements, into: records)
+                metadata.instructionCounter = pass.counter
+            } catch {
+                return fail("\(error)")
+            }
+            print("instructions: \(fixed(Double(monotonicNanoseconds() - passStart) / 1e9, digits: 1)) s under valgrind")
+        }
         let file = ResultsFile(metadata: metadata, benchmarks: records)
         print("")
         print(Reports.table(file))
+        print("\nmeasured in \(fixed(Double(monotonicNanoseconds() - started) / 1e9, digits: 1)) s (time, allocations, bytes, stack: \(fixed(nativeSeconds, digits: 1)) s)")
         guard options.writeFiles else { return .success }
 
         let directory = options.outputDirectory ?? (root.map { $0 + "/Results" } ?? FileManager.default.currentDirectoryPath + "/Results")
         do {
             try ResultsIO.write(file, to: directory + "/latest.json")
+            // The committed baseline, when there is one next to the results, is drawn on every chart.
+            let baselinePath = (root.map { $0 + "/Results" } ?? directory) + "/baseline.json"
+            let baseline = FileManager.default.fileExists(atPath: baselinePath) ? try? ResultsIO.load(path: baselinePath, role: "baseline") : nil
             let charts = SVGChart.chartedScenarios(file)
             try FileManager.default.createDirectory(atPath: directory + "/charts", withIntermediateDirectories: true)
             for chart in charts {
-                try Data(SVGChart.chart(for: chart, in: file).utf8).write(to: URL(fileURLWithPath: directory + "/charts/\(chart).svg"))
+                try Data(SVGChart.chart(for: chart, in: file, baseline: baseline).utf8).write(to: URL(fileURLWithPath: directory + "/charts/\(chart).svg"))
             }
-            try Data(Reports.markdown(file, charts: charts).utf8).write(to: URL(fileURLWithPath: directory + "/latest.md"))
-            print("\nwrote \(directory)/latest.json, latest.md and \(charts.count) chart(s) in charts/")
+            if let baseline {
+                try Data(SVGChart.comparison(current: file, baseline: baseline).utf8).write(to: URL(fileURLWithPath: directory + "/charts/\(Reports.comparisonChartName).svg"))
+            }
+            try Data(Reports.markdown(file, charts: charts, comparisonChart: baseline != nil).utf8).write(to: URL(fileURLWithPath: directory + "/latest.md"))
+            print("\nwrote \(directory)/latest.json, latest.md and \(charts.count + (baseline == nil ? 0 : 1)) chart(s) in charts/")
         } catch {
             return fail("cannot write results to \(directory): \(error)")
+        }
+        return .success
+    }
+
+    /// This executable's path (for the instruction pass, which runs it again under valgrind).
+    static func executablePath() -> String {
+        if let resolved = try? FileManager.default.destinationOfSymbolicLink(atPath: "/proc/self/exe") { return resolved }
+        return URL(fileURLWithPath: CommandLine.arguments[0]).standardizedFileURL.path
+    }
+
+    /// The instruction pass (runs under callgrind, started by `runBenchmarks`): counts every
+    /// selected scenario whose ``InstructionCounting`` allows it and writes the figures as JSON.
+    static func countInstructions(filter: String?, output: String) async -> ExitCode {
+        guard let base = ProcessInfo.processInfo.environment[CallgrindSession.outputEnvironmentKey] else {
+            return fail("count-instructions needs \(CallgrindSession.outputEnvironmentKey) (swiftrex-lab run sets it)", .usage)
+        }
+        let session: CallgrindSession
+        do {
+            session = try CallgrindSession(outputBase: base)
+        } catch {
+            return fail("\(error)")
+        }
+        let jobs = Runner.jobs(ScenarioRegistry.all, filter: filter).filter { $0.0.countsInstructions(size: $0.1) }
+        var measurements: [InstructionMeasurement] = []
+        let width = String(jobs.count).count
+        // Progress lines carry no timings: what the pass allocates must not depend on the clock,
+        // or the heap's history (and so the allocator's paths in later scenarios) would.
+        for (index, (scenario, size)) in jobs.enumerated() {
+            let key = RecordKey(name: scenario.name, size: size)
+            let body = scenario.setup(size)
+            do {
+                let (perOp, iterations) = try await session.instructionsPerOperation(label: key.description, iterations: scenario.fixedInstructionIterations, body.run)
+                measurements.append(InstructionMeasurement(name: scenario.name, size: size, instructionsPerOp: max(0, perOp), iterations: iterations))
+                let position = String(index + 1).leftPaddedForLab(to: width) + "/\(jobs.count)"
+                print("[\(position)] \(key): \(format(perOp)) instructions/op (N = \(iterations))")
+            } catch {
+                return fail("\(key): \(error)")
+            }
+        }
+        do {
+            try JSONEncoder().encode(measurements).write(to: URL(fileURLWithPath: output), options: .atomic)
+        } catch {
+            return fail("cannot write \(output): \(error)")
         }
         return .success
     }
@@ -127,12 +204,22 @@ struct SwiftRexLab {
         return report.passed ? .success : fail("resident memory grew by \(report.residentBytesEnd - report.residentBytesStart) bytes, more than the \(report.allowedGrowthBytes) allowed")
     }
 
-    static func compare(current: String, baseline: String, options: CompareOptions) -> ExitCode {
+    static func compare(current: String, baseline: String, options: CompareOptions, chart: String?) -> ExitCode {
         let result = runCompare(currentPath: current, baselinePath: baseline, options: options)
         if result.exitCode == .badInput {
             return fail(result.output, .badInput)
         }
         print(result.output)
+        if let chart, let currentFile = try? ResultsIO.load(path: current, role: "current"), let baselineFile = try? ResultsIO.load(path: baseline, role: "baseline") {
+            do {
+                let url = URL(fileURLWithPath: chart)
+                try FileManager.default.createDirectory(at: url.deletingLastPathComponent(), withIntermediateDirectories: true)
+                try Data(SVGChart.comparison(current: currentFile, baseline: baselineFile, options: options).utf8).write(to: url)
+                print("chart: \(chart)")
+            } catch {
+                print("warning: cannot write the chart \(chart): \(error)")
+            }
+        }
         return result.exitCode
     }
 
@@ -168,5 +255,12 @@ struct SwiftRexLab {
             print("jemalloc counted \(delta.count) allocations in the loop (\(format(Double(delta.count) / Double(options.iterations))) per op), \(delta.bytes) bytes")
         }
         return .success
+    }
+}
+
+extension String {
+    /// Pads with leading spaces to `width` characters.
+    func leftPaddedForLab(to width: Int) -> String {
+        count >= width ? self : String(repeating: " ", count: width - count) + self
     }
 }

@@ -33,6 +33,56 @@ struct AllocationCounterTests {
         #expect(best == UInt64(count))
     }
 
+    @Test("every small, large and huge size class is counted exactly (count and bytes)")
+    func sizeClasses() throws {
+        let counter = try AllocationCounter()
+        let classes = try counter.calibrateSizeClasses()
+        #expect(classes.small.count >= 30 && classes.small.last == 14_336)
+        #expect(classes.large.first == 16_384 && classes.large.last == 4 << 20)
+        #expect(classes.huge.count == 3 && classes.huge.allSatisfy { $0 > classes.oversizeThreshold })
+    }
+
+    @Test("a counter blind to large allocations fails the size-class calibration")
+    func blindToLarge() throws {
+        let counter = try AllocationCounter()
+        counter.countsLarge = false
+        #expect {
+            try counter.calibrateSizeClasses()
+        } throws: { error in
+            guard case let .sizeClassMismatch(size, kind, _, measured)? = error as? AllocationCounterError else { return false }
+            return size == 16_384 && kind == .large && measured.count == 0
+        }
+    }
+
+    @Test("one 64 KiB array per iteration: one allocation and its size class per iteration")
+    func largeAllocation() throws {
+        let counter = try AllocationCounter()
+        var best = AllocationSnapshot(count: .max, bytes: .max)
+        for _ in 0..<5 {
+            var keep: [[UInt8]] = []
+            keep.reserveCapacity(10)
+            let delta = counter.measure { for _ in 0..<10 { keep.append([UInt8](repeating: 1, count: 65_536)) } }
+            blackHole(keep)
+            best = AllocationSnapshot(count: min(best.count, delta.count), bytes: min(best.bytes, delta.bytes))
+        }
+        // 65,536 bytes plus the array header (32 bytes): jemalloc's 80 KiB class.
+        #expect(best == AllocationSnapshot(count: 10, bytes: 10 * 81_920))
+    }
+
+    @Test("an asynchronous scenario's records carry a scheduling tolerance; a synchronous one's do not")
+    @MainActor
+    func asynchronousTolerance() async throws {
+        let counter = try AllocationCounter()
+        let tiny = RunConfiguration(mode: "quick", samples: 2, targetSampleNanoseconds: 100_000)
+        let runner = Runner(configuration: tiny, counter: counter, log: { _ in })
+        let asynchronous = await runner.measure(Scenario(name: "a", instructions: .asynchronous) { { _ in } }, size: nil)
+        #expect(asynchronous.allocationTolerance == 0.05 && asynchronous.bytesTolerance == 256)
+        let wide = Scenario.asynchronousAllocationTolerance((allocations: 960, bytes: 280_000))
+        #expect(wide.allocations == 48 && wide.bytes == 14_000)
+        let synchronous = await runner.measure(Scenario(name: "s") { { _ in } }, size: nil)
+        #expect(synchronous.allocationTolerance == nil && synchronous.bytesTolerance == nil)
+    }
+
     @Test("bytes are counted in jemalloc size classes")
     func bytes() throws {
         let counter = try AllocationCounter()

@@ -58,11 +58,13 @@ struct MalformedResultsTests {
     @Test("another schema version is named: exit 3")
     func otherSchemaVersion() throws {
         var object = try validObject()
-        object["schemaVersion"] = 2
-        let path = try file(json(object))
-        let result = try compareAgainst(path)
-        #expect(result.exitCode == .badInput)
-        #expect(result.output.contains("has schemaVersion 2; this lab reads version \(ResultsFile.currentSchemaVersion)"))
+        for version in [1, ResultsFile.currentSchemaVersion + 1] {
+            object["schemaVersion"] = version
+            let path = try file(json(object))
+            let result = try compareAgainst(path)
+            #expect(result.exitCode == .badInput)
+            #expect(result.output.contains("has schemaVersion \(version); this lab reads version \(ResultsFile.currentSchemaVersion)"))
+        }
     }
 
     @Test("a missing field is named with its path: exit 3", arguments: ["schemaVersion", "metadata", "benchmarks"])
@@ -128,6 +130,12 @@ private let labEnvironmentScript = URL(fileURLWithPath: #filePath)
 /// Runs `ensure_jemalloc` from `lab-env.sh` with a PATH holding only the given fake commands
 /// (plus `dirname`, which the script needs); returns the exit status and stderr.
 private func ensureJemalloc(fakes: [String: String]) throws -> (status: Int32, stderr: String) {
+    try runLabEnvironment("ensure_jemalloc", fakes: fakes)
+}
+
+/// Runs `function` from `lab-env.sh` with a PATH holding only the given fake commands (plus
+/// `dirname`); returns the exit status and stderr.
+private func runLabEnvironment(_ function: String, fakes: [String: String]) throws -> (status: Int32, stderr: String) {
     let directory = FileManager.default.temporaryDirectory.appendingPathComponent("fake-bin-\(UUID().uuidString)")
     try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
     for (name, body) in fakes {
@@ -142,7 +150,7 @@ private func ensureJemalloc(fakes: [String: String]) throws -> (status: Int32, s
     }
     let process = Process()
     process.executableURL = URL(fileURLWithPath: "/bin/bash")
-    process.arguments = ["-c", "set -euo pipefail; source \"$1\"; ensure_jemalloc", "bash", labEnvironmentScript]
+    process.arguments = ["-c", "set -euo pipefail; source \"$1\"; \(function)", "bash", labEnvironmentScript]
     process.environment = ["PATH": directory.path]
     let errors = Pipe()
     process.standardError = errors
@@ -182,5 +190,74 @@ struct MissingJemallocTests {
         #expect(AllocationCounterError.unavailable(name: "epoch", code: 2).description.contains("is libjemalloc (with stats) linked?"))
         #expect(AllocationCounterError.jemallocNotActive.description.contains("jemalloc is not the active allocator"))
         #expect(AllocationCounterError.calibrationMismatch(expected: 1000, measured: 7).description.contains("made 1000 allocations but jemalloc reported 7"))
+    }
+}
+
+@Suite("Bad input: missing valgrind", .enabled(if: FileManager.default.isExecutableFile(atPath: "/bin/bash"), "needs bash"))
+struct MissingValgrindTests {
+    @Test("missing, not root and no sudo: a clear error and exit 1")
+    func missingWithoutPrivileges() throws {
+        let result = try runLabEnvironment("ensure_valgrind", fakes: ["id": "echo 1000"])
+        #expect(result.status == 1)
+        #expect(result.stderr.contains("valgrind not found"))
+        #expect(result.stderr.contains("error: need root (or sudo) to install valgrind; or run the lab with --no-instructions"))
+    }
+
+    @Test("installed but still not on PATH: a clear error and exit 1")
+    func stillMissingAfterInstall() throws {
+        let result = try runLabEnvironment("ensure_valgrind", fakes: ["id": "echo 0", "apt-get": "exit 0"])
+        #expect(result.status == 1)
+        #expect(result.stderr.contains("error: valgrind still not on PATH after installing it"))
+    }
+
+    @Test("a run that cannot count instructions stops before measuring, naming both ways out")
+    func preflightExplains() {
+        #expect(throws: InstructionCounterError.valgrindMissing) { try InstructionPass.preflight(path: "/nonexistent") }
+        let message = InstructionCounterError.valgrindMissing.description
+        #expect(message.contains("apt-get install valgrind") && message.contains("--no-instructions"))
+        #expect(InstructionCounterError.clientRequestsMissing.description.contains("rebuild the lab"))
+        #expect(InstructionCounterError.notUnderValgrind.description.contains("started without valgrind"))
+    }
+}
+
+@Suite("Bad input: unusable callgrind output")
+struct CallgrindOutputTests {
+    private let dump = """
+        version: 1
+        creator: callgrind-3.19.0
+        cmd:  swiftrex-lab count-instructions
+        part: 3
+        desc: Trigger: Client Request: store.dispatch.reducer x256
+        events: Ir
+        summary: 70144
+        totals: 70144
+        """
+
+    @Test("the totals of the expected dump are read")
+    func reads() throws {
+        #expect(try CallgrindSession.parseTotal(dump, path: "cg.out.3", trigger: "store.dispatch.reducer x256") == 70_144)
+    }
+
+    @Test("a dump of another region is refused")
+    func wrongTrigger() {
+        #expect {
+            try CallgrindSession.parseTotal(dump, path: "cg.out.3", trigger: "reducer.single x256")
+        } throws: { error in
+            "\(error)".contains("callgrind output 'cg.out.3' is unusable: expected the dump of 'reducer.single x256', found 'Client Request: store.dispatch.reducer x256'")
+        }
+    }
+
+    @Test("a dump without totals is refused")
+    func noTotals() {
+        #expect(throws: InstructionCounterError.unreadableOutput(path: "cg.out.1", problem: "no 'totals:' or 'summary:' line")) {
+            try CallgrindSession.parseTotal("events: Ir\n", path: "cg.out.1", trigger: nil)
+        }
+    }
+
+    @Test("a missing dump file is refused")
+    func missingFile() {
+        #expect(throws: InstructionCounterError.unreadableOutput(path: "/nonexistent/cg.out.1", problem: "the file does not exist")) {
+            try CallgrindSession.readTotal(path: "/nonexistent/cg.out.1", trigger: nil)
+        }
     }
 }

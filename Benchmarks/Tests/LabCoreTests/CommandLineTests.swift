@@ -12,12 +12,24 @@ struct CommandLineTests {
         #expect(try parseCommandLine(["--quick", "--filter", "endomut", "--output", "/tmp/out"]) == .run(expected))
         #expect(try parseCommandLine([]) == .run(RunOptions()))
         #expect(try parseCommandLine(["--list"]) == .list)
+        var noInstructions = RunOptions()
+        noInstructions.countInstructions = false
+        noInstructions.filter = "store.,stack."
+        #expect(try parseCommandLine(["--no-instructions", "--filter", "store.,stack."]) == .run(noInstructions))
+    }
+
+    @Test("the instruction pass's command")
+    func countInstructions() throws {
+        #expect(try parseCommandLine(["count-instructions", "--output", "/tmp/i.json", "--filter", "store."]) == .countInstructions(filter: "store.", output: "/tmp/i.json"))
+        #expect(throws: UsageError.self) { try parseCommandLine(["count-instructions"]) }
     }
 
     @Test("compare options")
     func compare() throws {
         let command = try parseCommandLine(["compare", "a.json", "b.json", "--time-tolerance", "0.25", "--time-advisory"])
-        #expect(command == .compare(current: "a.json", baseline: "b.json", options: CompareOptions(timeTolerance: 0.25, timeAdvisory: true)))
+        #expect(command == .compare(current: "a.json", baseline: "b.json", options: CompareOptions(timeTolerance: 0.25, timeAdvisory: true), chart: nil))
+        let gates = try parseCommandLine(["compare", "a.json", "b.json", "--bytes-tolerance", "16", "--instruction-tolerance", "0.05", "--stack-tolerance", "1024", "--chart", "c.svg"])
+        #expect(gates == .compare(current: "a.json", baseline: "b.json", options: CompareOptions(bytesTolerance: 16, instructionTolerance: 0.05, stackTolerance: 1024), chart: "c.svg"))
     }
 
     @Test("profile options")
@@ -49,7 +61,8 @@ struct CommandLineTests {
     }
 
     @Test("usage errors", arguments: [["--bogus"], ["--filter"], ["compare", "a.json"], ["compare", "a", "b", "--time-tolerance", "x"], ["--size", "3"],
-                                      ["--soak", "--actions", "0"], ["--soak", "--quick"], ["--actions", "5"]])
+                                      ["--soak", "--actions", "0"], ["--soak", "--quick"], ["--actions", "5"], ["--filter", ","],
+                                      ["compare", "a", "b", "--stack-tolerance", "-1"]])
     func errors(arguments: [String]) {
         #expect(throws: UsageError.self) { try parseCommandLine(arguments) }
     }

@@ -9,11 +9,14 @@ private let labExecutable: URL? = {
     return candidates.first { FileManager.default.isExecutableFile(atPath: $0.path) }
 }()
 
-/// Runs the lab with `arguments`; returns its exit status and combined output.
-private func runLab(_ arguments: [String]) throws -> (status: Int32, output: String) {
+/// Runs the lab with `arguments` (and extra environment); returns its exit status and combined output.
+private func runLab(_ arguments: [String], environment: [String: String] = [:]) throws -> (status: Int32, output: String) {
     let process = Process()
     process.executableURL = labExecutable
     process.arguments = arguments
+    if !environment.isEmpty {
+        process.environment = ProcessInfo.processInfo.environment.merging(environment) { _, new in new }
+    }
     let pipe = Pipe()
     process.standardOutput = pipe
     process.standardError = pipe
@@ -45,5 +48,60 @@ struct ExecutableTests {
         let result = try runLab(["--list"])
         #expect(result.status == 0)
         #expect(result.output.contains("naive.dispatch") && result.output.contains("raw.dispatch"))
+    }
+}
+
+/// A fresh temporary directory.
+private func temporaryDirectory() throws -> String {
+    let url = FileManager.default.temporaryDirectory.appendingPathComponent("lab-run-\(UUID().uuidString)")
+    try FileManager.default.createDirectory(at: url, withIntermediateDirectories: true)
+    return url.path
+}
+
+@Suite("Executable runs", .serialized, .enabled(if: labExecutable != nil, "swiftrex-lab is not built next to the tests"))
+struct ExecutableRunTests {
+    @Test("a run without instructions records the stack high-water and says it counted no instructions")
+    func runWithoutInstructions() throws {
+        let directory = try temporaryDirectory()
+        let result = try runLab(["--quick", "--no-instructions", "--filter", "stack.raw", "--output", directory])
+        #expect(result.status == 0, "\(result.output)")
+        let file = try ResultsIO.load(path: directory + "/latest.json", role: "current")
+        #expect(file.metadata.instructionCounter == nil)
+        #expect(file.metadata.filter == "stack.raw")
+        let record = try #require(file.record("stack.raw"))
+        #expect((record.stackBytes ?? 0) > 0 && record.stackMarkBytes != nil)
+        #expect(record.instructionsPerOp == nil)
+        #expect(file.benchmarks.map(\.name) == ["raw.dispatch", "naive.dispatch", "stack.raw"])
+    }
+
+    @Test("the instruction pass refuses to run outside valgrind")
+    func countOutsideValgrind() throws {
+        let result = try runLab(["count-instructions", "--output", "/tmp/unused.json"], environment: ["SWIFTREX_LAB_CALLGRIND_OUT": "/tmp/unused"])
+        #expect(result.status == 1)
+        #expect(result.output.contains("started without valgrind"))
+    }
+
+    @Test("an unknown --filter prefix is a usage error naming prefixes")
+    func unknownFilter() throws {
+        let result = try runLab(["--quick", "--no-instructions", "--no-write", "--filter", "dispatch"])
+        #expect(result.status == 64)
+        #expect(result.output.contains("no scenario matches --filter 'dispatch' (prefixes of names, see --list)"))
+    }
+
+    @Test("under valgrind the run counts instructions, the same figure twice",
+          .enabled(if: InstructionPass.valgrindVersion() != nil, "valgrind is not installed"))
+    func countsInstructions() throws {
+        var figures: [Double] = []
+        for _ in 0..<2 {
+            let directory = try temporaryDirectory()
+            let result = try runLab(["--quick", "--filter", "reducer.single", "--output", directory])
+            #expect(result.status == 0, "\(result.output)")
+            let file = try ResultsIO.load(path: directory + "/latest.json", role: "current")
+            #expect(file.metadata.instructionCounter?.contains("callgrind") == true)
+            let record = try #require(file.record("reducer.single"))
+            figures.append(try #require(record.instructionsPerOp))
+            #expect(record.instructionIterations == 256)
+        }
+        #expect(figures[0] > 0 && figures[0] == figures[1], "\(figures)")
     }
 }

@@ -6,15 +6,16 @@ enum Fixture {
     static let metadata = MachineMetadata(
         host: "lab", cores: 2, memoryBytes: 24 << 30, cpu: "Test CPU", kernel: "Linux 6.0",
         toolchain: "Swift version 6.3.1", allocator: "jemalloc 5.3.0", date: "2025-01-01T00:00:00Z",
-        gitRevision: "abc123", gitDirty: false, mode: "quick"
+        gitRevision: "abc123", gitDirty: false, mode: "quick", instructionCounter: "valgrind-3.19.0 callgrind"
     )
 
     static func record(_ name: String, size: Int? = nil, ns: Double, allocs: Double = 0, bytes: Double = 0) -> BenchmarkRecord {
         BenchmarkRecord(name: name, size: size, nsPerOp: Summary(min: ns * 0.9, median: ns, p90: ns * 1.1, max: ns * 1.2), allocsPerOp: allocs, bytesPerOp: bytes)
     }
 
-    /// A plausible complete results file: baselines, an unsized and a flat sized scenario.
-    static func results() -> ResultsFile {
+    /// A plausible complete results file: baselines, an unsized and a flat sized scenario; with
+    /// `instructions`, every record carries an instruction figure (40 × its ns).
+    static func results(instructions: Bool = false) -> ResultsFile {
         var records = [
             record("raw.dispatch", ns: 1),
             record("naive.dispatch", ns: 10),
@@ -23,6 +24,9 @@ enum Fixture {
         ]
         for size in [100, 1_000, 10_000, 100_000] {
             records.append(record("endomut.zerocopy", size: size, ns: 2))
+        }
+        if instructions {
+            for index in records.indices { records[index].instructionsPerOp = 40 * records[index].nsPerOp.median }
         }
         return ResultsFile(metadata: metadata, benchmarks: records)
     }

@@ -6,9 +6,11 @@ import Testing
 struct ResultsIOTests {
     @Test("encode then decode gives an equal file")
     func roundTrip() throws {
-        var file = Fixture.results()
+        var file = Fixture.results(instructions: true)
         file.benchmarks[0].stackBytes = 208
+        file.benchmarks[0].stackMarkBytes = 144
         file.benchmarks[1].residentBytes = 1 << 20
+        file.benchmarks[2].instructionIterations = 256
         let data = try ResultsIO.encode(file)
         #expect(try ResultsIO.decode(data, role: "test", path: "memory") == file)
     }

@@ -47,7 +47,7 @@ enum EffectScenarios {
                     }
                 }
             },
-            Scenario(name: "effects.roundtrip.burst", allocationTolerance: hopJitter, minimumIterations: asyncStart) {
+            Scenario(name: "effects.roundtrip.burst", allocationTolerance: hopJitter, minimumIterations: asyncStart, instructions: .asynchronous) {
                 // Turns of 1,000 `.increment`s, each answered by `Effect.just(.done)`: one drain
                 // hop per turn.
                 let (store, arrivals) = justStore()
@@ -62,7 +62,7 @@ enum EffectScenarios {
                     }
                 }
             },
-            Scenario(name: "effects.roundtrip.mailbox", allocationTolerance: hopJitter, minimumIterations: asyncStart) {
+            Scenario(name: "effects.roundtrip.mailbox", allocationTolerance: hopJitter, minimumIterations: asyncStart, instructions: .asynchronous) {
                 // Each `.increment` produces `Effect.just(.done)`; all the answers of a sample come
                 // back through the mailbox.
                 let (store, arrivals) = justStore()
@@ -72,7 +72,7 @@ enum EffectScenarios {
                     await arrivals.wait(for: target, current: store.state.count)
                 }
             },
-            Scenario(name: "effects.roundtrip.single", allocationTolerance: hopPerOperationJitter, minimumIterations: asyncStart) {
+            Scenario(name: "effects.roundtrip.single", allocationTolerance: hopPerOperationJitter, minimumIterations: asyncStart, instructions: .asynchronous) {
                 // One action in flight at a time: the latency of one answer.
                 let (store, arrivals) = justStore()
                 return { iterations in
@@ -83,7 +83,7 @@ enum EffectScenarios {
                     }
                 }
             },
-            Scenario(name: "effects.roundtrip.taskPerAction", allocationTolerance: hopJitter, minimumIterations: asyncStart) {
+            Scenario(name: "effects.roundtrip.taskPerAction", allocationTolerance: hopJitter, minimumIterations: asyncStart, instructions: .asynchronous) {
                 // The reference mechanism: the same store, each answer sent by its own Task.
                 let arrivals = Arrivals()
                 let store = Store(initial: CounterState(), reducer: Reducer<CounterAction, CounterState>.reduce { action, state in
@@ -101,7 +101,7 @@ enum EffectScenarios {
                     await arrivals.wait(for: target, current: store.state.count)
                 }
             },
-            Scenario(name: "effects.roundtrip.taskPerAction.single", allocationTolerance: hopPerOperationJitter, minimumIterations: asyncStart) {
+            Scenario(name: "effects.roundtrip.taskPerAction.single", allocationTolerance: hopPerOperationJitter, minimumIterations: asyncStart, instructions: .asynchronous) {
                 // The latency control of `effects.roundtrip.single`: one Task per action, one in
                 // flight at a time, so each answer also costs a hop there and a hop back.
                 let arrivals = Arrivals()
@@ -120,7 +120,7 @@ enum EffectScenarios {
                     }
                 }
             },
-            Scenario(name: "effects.task.roundtrip", allocationTolerance: taskJitter, minimumIterations: asyncStart) {
+            Scenario(name: "effects.task.roundtrip", allocationTolerance: taskJitter, minimumIterations: asyncStart, instructions: .asynchronous) {
                 // Each `.increment` produces `Effect.task { send in send(.done) }`.
                 let answer = Producer<CounterAction, CounterState, Void> { _ in .task { send in send(.done) } }
                 let (store, arrivals) = countingStore(answering: answer)
@@ -130,14 +130,14 @@ enum EffectScenarios {
                     await arrivals.wait(for: target, current: store.state.count)
                 }
             },
-            Scenario(name: "effects.task.roundtrip.raw", allocationTolerance: taskJitter, minimumIterations: asyncStart) {
+            Scenario(name: "effects.task.roundtrip.raw", allocationTolerance: taskJitter, minimumIterations: asyncStart, instructions: .asynchronous) {
                 // The floor under `effects.task.roundtrip`: a plain Task per action on the global
                 // executor (created the way the library creates one), each counting its answer
                 // under a lock; the last resumes the loop. No store, no dispatch, no mailbox.
                 let tasks = RawTaskRoundTrip()
                 return { iterations in await tasks.run(iterations) }
             },
-            Scenario(name: "effects.task.keyed", allocationTolerance: replacedTaskJitter, minimumIterations: asyncStart) {
+            Scenario(name: "effects.task.keyed", allocationTolerance: replacedTaskJitter, minimumIterations: asyncStart, instructions: .asynchronous) {
                 // Search-style: each query starts a task under one id, replacing the previous one;
                 // the loop waits for the answer to the last query.
                 let arrivals = Arrivals()
@@ -166,7 +166,7 @@ enum EffectScenarios {
                     await arrivals.wait(for: next.value, current: store.state.answered)
                 }
             },
-            Scenario(name: "effects.channel.fanIn", allocationTolerance: hopPerOperationJitter, minimumIterations: asyncStart) {
+            Scenario(name: "effects.channel.fanIn", allocationTolerance: hopPerOperationJitter, minimumIterations: asyncStart, instructions: .asynchronous) {
                 // Eight detached producers call one supervised channel's `dispatch`; one operation
                 // is one action reduced (actions/s = 1e9 / ns per op).
                 let arrivals = Arrivals()
@@ -206,7 +206,7 @@ enum EffectScenarios {
                     await arrivals.wait(for: target, current: store.state.count)
                 }
             },
-            Scenario(name: "effects.debounce.storm", allocationTolerance: hopJitter, minimumIterations: asyncStart) {
+            Scenario(name: "effects.debounce.storm", allocationTolerance: hopJitter, minimumIterations: asyncStart, instructions: .asynchronous) {
                 // Every dispatch restarts one debounced effect on a manual clock; the burst ends with
                 // a single delivery.
                 let clock = ManualClock()
