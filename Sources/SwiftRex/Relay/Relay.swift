@@ -75,6 +75,30 @@ public protocol WritesState: Sendable {
     func preview(_ state: GlobalState) -> LocalState?
     /// Mutates the focus in place when present; returns whether it was.
     func tryModify(_ state: inout GlobalState, _ body: (inout LocalState) -> Void) -> Bool
+    /// Reads the focus for a test made before any mutation, or returns `nil` when it is absent.
+    ///
+    /// `state` is `inout` for its address only: `body` receives the focus `inout` and must not
+    /// write it. The library's key-path lanes hand over the focus where it lies, so nothing is
+    /// copied whatever its size; the default reads a copy through ``preview(_:)``.
+    func inspect<Result>(_ state: inout GlobalState, _ body: (inout LocalState) -> Result) -> Result?
+    /// Whether ``tryModify(_:_:)`` reaches the focus where it lies and runs nothing around `body`
+    /// that copies or writes (a key path of stored properties, to a value or to an optional).
+    /// A Store then tells observers of a change from inside `body`, just before the first write,
+    /// and asks the lane once per action instead of twice. The default is `false`.
+    var modifiesInPlace: Bool { get }
+}
+
+extension WritesState {
+    /// Reads a copy of the focus through ``preview(_:)``.
+    @inlinable
+    public func inspect<Result>(_ state: inout GlobalState, _ body: (inout LocalState) -> Result) -> Result? {
+        guard var local = preview(state) else { return nil }
+        return body(&local)
+    }
+
+    /// `false`: a lane reaches its focus in place only when it says so.
+    @inlinable
+    public var modifiesInPlace: Bool { false }
 }
 
 /// An environment lane that narrows the app's environment to the feature's.
@@ -101,6 +125,10 @@ extension Relay.Identity: ExtractsAction, EmbedsAction, WritesState, NarrowsEnvi
         body(&state)
         return true
     }
+    /// The state itself, in place.
+    @inlinable public func inspect<Result>(_ state: inout Value, _ body: (inout Value) -> Result) -> Result? { body(&state) }
+    /// In place.
+    @inlinable public var modifiesInPlace: Bool { true }
     /// The environment itself.
     @inlinable public func narrow(_ environment: Value) -> Value { environment }
 }

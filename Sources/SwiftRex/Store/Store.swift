@@ -40,6 +40,8 @@ public final class Store<Action: Sendable, State: Sendable, Environment: Sendabl
     @usableFromInline let reducerUnits: [ReducerUnit<Action, State>]
     /// Whether every reducer unit always applies (no pre-mutation test to run).
     @usableFromInline let reducersAlwaysApply: Bool
+    /// Whether the behavior has reducer units (phase 2 asks them even when no reaction mutates).
+    @usableFromInline let hasReducerUnits: Bool
     /// The only reducer unit of a one-unit reducer-only behavior (else a no-op): held in a `let`
     /// so the hot path calls its closures without copying (retaining) them out of an array.
     @usableFromInline let soleReducer: ReducerUnit<Action, State>
@@ -119,6 +121,7 @@ public final class Store<Action: Sendable, State: Sendable, Environment: Sendabl
         }
         self.reducerUnits = behavior.isReducerOnly ? reducerUnits : []
         reducersAlwaysApply = !reducerUnits.isEmpty && reducerUnits.allSatisfy { $0.applies == nil }
+        hasReducerUnits = !reducerUnits.isEmpty
         hasSoleReducer = behavior.isReducerOnly && reducerUnits.count == 1
         soleReducer = hasSoleReducer ? reducerUnits[0] : ReducerUnit(applies: { _, _ in false }, scope: .nothing, run: { _, _ in })
         supervisor = behavior.supervisor
@@ -252,21 +255,31 @@ public final class Store<Action: Sendable, State: Sendable, Environment: Sendabl
         }
         var scope = reducersScope
         var mask = reducersMask
-        if !reducersAlwaysApply {
-            // Every unit is asked (no early exit) so each lifted unit can report a missing element.
+        if reducersAlwaysApply {
+            if observers.isEmpty {
+                for unit in reducerUnits { unit.run(action, &storage) }
+            } else {
+                notify(willChange: true)
+                for unit in reducerUnits { unit.run(action, &storage) }
+                notify(willChange: false)
+            }
+        } else {
+            // Every unit is asked, in order (no early exit, so each lifted unit can report a
+            // missing element); each decides and mutates in one pass, and observers hear
+            // `willChange` just before the first write.
             scope = .nothing
             mask = 0
-            for index in reducerUnits.indices where reducerUnits[index].willMutate(action, &storage) {
+            var notified = false
+            for index in reducerUnits.indices where reducerUnits[index].reduce(action, &storage, {
+                if !notified {
+                    notified = true
+                    notify(willChange: true)
+                }
+            }) {
                 scope = scope.merged(reducerUnits[index].scope)
                 mask |= reducerMasks[index]
             }
-            guard scope != .nothing else { return }
-        }
-        if observers.isEmpty {
-            for unit in reducerUnits { unit.run(action, &storage) }
-        } else {
-            notify(willChange: true)
-            for unit in reducerUnits { unit.run(action, &storage) }
+            guard notified else { return }
             notify(willChange: false)
         }
         if supervisor != nil, reachesSupervision(mask) { reconcile(after: scope, mask: mask, action: action, depth: depth) }
@@ -282,8 +295,12 @@ public final class Store<Action: Sendable, State: Sendable, Environment: Sendabl
     /// The reducer-only path for a single unit.
     @inlinable
     internal func runSoleReducer(_ action: Action, depth: Int) {
-        if soleReducer.applies != nil, !soleReducer.willMutate(action, &storage) { return }
-        if observers.isEmpty {
+        if soleReducer.applies != nil {
+            // A lifted unit decides and mutates in one pass; observers hear `willChange` just
+            // before its first write.
+            guard soleReducer.reduce(action, &storage, { notify(willChange: true) }) else { return }
+            notify(willChange: false)
+        } else if observers.isEmpty {
             soleReducer.run(action, &storage)
         } else {
             notify(willChange: true)
@@ -328,10 +345,9 @@ public final class Store<Action: Sendable, State: Sendable, Environment: Sendabl
     @inlinable
     @inline(never)
     internal func runAllPhases(_ action: Action, source: ActionSource, depth: Int) {
-        // P1: handle, against the pre-mutation state. Reducer units only record that they will
-        // mutate (in P2 each unit skips by itself when it does not apply); grouped reactions keep
-        // their mutation in a buffer; the first producer stays out of any buffer. The buffers are
-        // empty between dispatches.
+        // P1: handle, against the pre-mutation state. Grouped reactions keep their mutation in a
+        // buffer; the first producer stays out of any buffer; reducer units wait for P2, where
+        // each decides and mutates in one pass. The buffers are empty between dispatches.
         let context = PreReducerContext<State>(source: source, stateBefore: stateReader)
         var mutates = false
         var scope = MutationScope.nothing
@@ -339,14 +355,8 @@ public final class Store<Action: Sendable, State: Sendable, Environment: Sendabl
         var firstProducer: Producer<Action, State, Environment>?
         for (index, unit) in behavior.units.enumerated() {
             switch unit {
-            case .reducer(let reducer):
-                // Every unit is asked (no early exit): each lifted unit can report a missing
-                // element, and a supervising store learns what the action may change.
-                if reducer.willMutate(action, &storage) {
-                    mutates = true
-                    scope = scope.merged(reducer.scope)
-                    mask |= unitMasks[index]
-                }
+            case .reducer:
+                break
             case .producer(let produce, _):
                 if let reader = produce(action, context) {
                     if firstProducer == nil { firstProducer = reader } else { producers.append(reader) }
@@ -369,14 +379,27 @@ public final class Store<Action: Sendable, State: Sendable, Environment: Sendabl
                 break
             }
         }
-        // P2: mutate in place, in list order, bracketed by one notification pair.
-        if mutates {
-            notify(willChange: true)
+        // P2: mutate in place, in list order, bracketed by one notification pair. Every reducer
+        // unit is asked (no early exit: each lifted unit can report a missing element, and a
+        // supervising store learns what the action may change); observers hear `willChange`
+        // before the first write: at once when a reaction mutates, else just before the first
+        // reducer unit that applies writes.
+        if mutates || hasReducerUnits {
+            var notified = mutates
+            if mutates { notify(willChange: true) }
             var reactionIndex = 0
-            for unit in behavior.units {
+            for (index, unit) in behavior.units.enumerated() {
                 switch unit {
                 case .reducer(let reducer):
-                    reducer.run(action, &storage)
+                    if reducer.reduce(action, &storage, {
+                        if !notified {
+                            notified = true
+                            notify(willChange: true)
+                        }
+                    }) {
+                        scope = scope.merged(reducer.scope)
+                        mask |= unitMasks[index]
+                    }
                 case .reaction:
                     reactionMutations[reactionIndex].runEndoMut(&storage)
                     reactionIndex &+= 1
@@ -384,7 +407,8 @@ public final class Store<Action: Sendable, State: Sendable, Environment: Sendabl
                     break
                 }
             }
-            notify(willChange: false)
+            if notified { notify(willChange: false) }
+            mutates = notified
         }
         if !reactionMutations.isEmpty { reactionMutations.removeAll(keepingCapacity: true) }
         // P3: resolve every effect against the post-mutation state; P4: schedule each component
