@@ -92,7 +92,11 @@ extension Behavior {
         state: State,
         source: ActionSource
     ) -> ([MutationStep<Action, State>], [Producer<Action, State, Environment>]) {
-        let context = PreReducerContext<State>(source: source, stateBefore: { state })
+        let context = PreReducerContext<State>(source: source) { body in
+            var snapshot = state
+            body(&snapshot)
+            return true
+        }
         var steps: [MutationStep<Action, State>] = []
         var producers: [Producer<Action, State, Environment>] = []
         for unit in units {

@@ -21,6 +21,9 @@ internal struct FocusLift<LA: Sendable, LS: Sendable, LE: Sendable, GA: Sendable
     /// lanes' types are known, so it runs specialised for them: the action lane's extract and the
     /// state lane's in-place access are direct calls, not calls through closures.
     @usableFromInline let liftReducer: @Sendable (ReducerUnit<LA, LS>, UnitFootprint) -> ReducerUnit<GA, GS>
+    /// Reads the focus where it lies (the app's state is `inout` for its address only); returns
+    /// whether the focus is present.
+    @usableFromInline let inspectFocus: @Sendable (inout GS, (inout LS) -> Void) -> Bool
 
     /// A lift through an action lane that extracts (and `embed` for what the feature emits).
     @inlinable init<AL: ExtractsAction, SL: WritesState, EL: NarrowsEnvironment>(
@@ -37,6 +40,7 @@ internal struct FocusLift<LA: Sendable, LS: Sendable, LE: Sendable, GA: Sendable
         self.isStrict = isStrict
         placement = .of(state)
         liftReducer = { unit, footprint in Self.lifted(unit, action: action, state: state, footprint: footprint) }
+        inspectFocus = { global, body in state.inspect(&global, body) != nil }
     }
 
     /// A lift through an extract closure (and `embed` for what the feature emits).
@@ -138,19 +142,21 @@ internal struct FocusLift<LA: Sendable, LS: Sendable, LE: Sendable, GA: Sendable
 
         case .producer(let produce, _):
             let isStrict = self.isStrict
+            let inspectFocus = self.inspectFocus
             return .producer({ action, context in
                 guard let local = extract(action) else { return nil }
-                let localContext = context.compactMap(preview)
-                if isStrict, localContext.stateBefore == nil { return nil }
+                let localContext = context.focused(inspectFocus)
+                if isStrict, !localContext.hasState { return nil }
                 return produce(local, localContext).map(liftProducer)
             }, footprint: footprint)
 
         case .reaction(let react, let scope, _):
             let isStrict = self.isStrict
+            let inspectFocus = self.inspectFocus
             return .reaction({ action, context in
                 guard let local = extract(action) else { return .doNothing }
-                let localContext = context.compactMap(preview)
-                let present = isTotal || localContext.stateBefore != nil
+                let localContext = context.focused(inspectFocus)
+                let present = isTotal || localContext.hasState
                 if isStrict, !present { return .doNothing }
                 let reaction = react(local, localContext)
                 let mutation: ReducerOutcome<GS> = present
@@ -303,10 +309,45 @@ internal struct ElementLift<LA: Sendable, LS: Sendable, LE: Sendable, GA: Sendab
         }
     }
 
+    /// A context over the element with `id`, read where the container lies.
+    @MainActor @inlinable func elementContext(_ context: PreReducerContext<GS>, id: ID) -> PreReducerContext<LS> {
+        let inspectElement = self.inspectElement
+        return context.focused { state, body in
+            inspectElement(id, &state) { element in
+                var element = element
+                body(&element)
+                return true
+            } != nil
+        }
+    }
+
+    /// Walks every element of the state `context` reads, where the container lies, handing `body`
+    /// each element's id and a context over that element; `false` when there is no state to read.
+    ///
+    /// Phase 1 reads each element now: one context serves the whole walk, reading the element the
+    /// walk is at, so nothing is allocated per element. A context kept past its element reads
+    /// the element the walk moved on to, or nothing once the walk is over.
+    @MainActor @inlinable func forEachElementContext(_ context: PreReducerContext<GS>, _ body: (ID, PreReducerContext<LS>) -> Void) -> Bool {
+        var current: LS?
+        let elementContext = PreReducerContext<LS>(source: context.source) { read in
+            guard current != nil else { return false }
+            read(&current!)
+            return true
+        }
+        let forEach = forEachElementInPlace
+        let walked = context.inspectState { state in
+            forEach(&state) { id, slice in
+                current = slice
+                body(id, elementContext)
+            }
+        }
+        current = nil
+        return walked
+    }
+
     @inlinable func liftAddressed(
         _ unit: BehaviorUnit<LA, LS, LE>, _ extract: @escaping @Sendable (GA) -> (ID, LA)?, reportsMissing: Bool
     ) -> BehaviorUnit<GA, GS, GE> {
-        let element = self.element
         let modifyElement = self.modifyElement
         let lift = self
         let footprint = self.footprint(unit)
@@ -352,8 +393,8 @@ internal struct ElementLift<LA: Sendable, LS: Sendable, LE: Sendable, GA: Sendab
         case .producer(let produce, _):
             return .producer({ action, context in
                 guard let (id, local) = extract(action) else { return nil }
-                let localContext = context.compactMap { element(id, $0) }
-                guard localContext.stateBefore != nil else {
+                let localContext = lift.elementContext(context, id: id)
+                guard localContext.hasState else {
                     if reportsMissing { lift.reportMissing(id, source: context.source) }
                     return nil
                 }
@@ -363,8 +404,8 @@ internal struct ElementLift<LA: Sendable, LS: Sendable, LE: Sendable, GA: Sendab
         case .reaction(let react, _, _):
             return .reaction({ action, context in
                 guard let (id, local) = extract(action) else { return .doNothing }
-                let localContext = context.compactMap { element(id, $0) }
-                guard localContext.stateBefore != nil else {
+                let localContext = lift.elementContext(context, id: id)
+                guard localContext.hasState else {
                     if reportsMissing { lift.reportMissing(id, source: context.source) }
                     return .doNothing
                 }
@@ -378,7 +419,6 @@ internal struct ElementLift<LA: Sendable, LS: Sendable, LE: Sendable, GA: Sendab
     }
 
     @inlinable func liftBroadcast(_ unit: BehaviorUnit<LA, LS, LE>, _ extract: @escaping @Sendable (GA) -> LA?) -> BehaviorUnit<GA, GS, GE> {
-        let forEachElement = self.forEachElement
         let lift = self
         let footprint = self.footprint(unit)
         let uniqueIDs = forEachSlotted != nil
@@ -418,21 +458,21 @@ internal struct ElementLift<LA: Sendable, LS: Sendable, LE: Sendable, GA: Sendab
 
         case .producer(let produce, _):
             return .producer({ action, context in
-                guard let local = extract(action), let state = context.stateBefore else { return nil }
+                guard let local = extract(action) else { return nil }
                 var readers: [Producer<GA, GS, GE>] = []
                 var visited = Set<ID>()
                 var duplicates: [ID] = []
                 defer { lift.reportDuplicates(duplicates) }
-                forEachElement(state) { id, slice in
+                let walked = lift.forEachElementContext(context) { id, elementContext in
                     guard uniqueIDs || visited.insert(id).inserted else {
                         duplicates.append(id)
                         return
                     }
-                    // Phase 1 reads the element now: a context over its value, no reader per element.
-                    if let reader = produce(local, PreReducerContext(source: context.source, state: slice)) {
+                    if let reader = produce(local, elementContext) {
                         readers.append(lift.liftProducer(reader, id: id))
                     }
                 }
+                guard walked else { return nil }
                 return readers.isEmpty ? nil : .mconcat(readers)
             }, footprint: footprint)
 
@@ -440,7 +480,7 @@ internal struct ElementLift<LA: Sendable, LS: Sendable, LE: Sendable, GA: Sendab
             let modifyElement = self.modifyElement
             let modifyEachElement = self.modifyEachElement
             return .reaction({ action, context in
-                guard let local = extract(action), let state = context.stateBefore else { return .doNothing }
+                guard let local = extract(action) else { return .doNothing }
                 // One mutation for all elements (their bodies in element order) and one producer:
                 // no closure, context or reaction is made per element.
                 var bodies: [(id: ID, endo: EndoMut<LS>)] = []
@@ -449,14 +489,15 @@ internal struct ElementLift<LA: Sendable, LS: Sendable, LE: Sendable, GA: Sendab
                 var visited = Set<ID>()
                 var duplicates: [ID] = []
                 defer { lift.reportDuplicates(duplicates) }
-                forEachElement(state) { id, slice in
+                // Without a state to read, nothing is visited: `.unchanged`, no effect.
+                _ = lift.forEachElementContext(context) { id, elementContext in
                     // Reactions address their element by id: a duplicated id is visited once
                     // (its first occurrence), never twice. A journaled container's ids are unique.
                     guard uniqueIDs || visited.insert(id).inserted else {
                         duplicates.append(id)
                         return
                     }
-                    let reaction = react(local, PreReducerContext(source: context.source, state: slice))
+                    let reaction = react(local, elementContext)
                     if case .mutation(let endo) = reaction.mutation {
                         mutates = true
                         if endo.body != nil { bodies.append((id, endo)) }

@@ -77,6 +77,9 @@ public final class Store<Action: Sendable, State: Sendable, Environment: Sendabl
     @usableFromInline var mailbox: Mailbox<Action>!
     /// Reads the live state (weakly): the getter behind `stateBefore` and `liveState`.
     @usableFromInline let stateReader: @MainActor @Sendable () -> State?
+    /// Reads the live state where it lies (weakly): phase 1's context reads through it, so a lifted
+    /// feature reads its slice without a copy of the whole state.
+    @usableFromInline let stateInspector: @MainActor @Sendable ((inout State) -> Void) -> Bool
     /// The phase-3 context, built once (environment, live state reader and generators never change).
     @usableFromInline let postContext: PostReducerContext<State, Environment>
 
@@ -145,6 +148,11 @@ public final class Store<Action: Sendable, State: Sendable, Environment: Sendabl
         // The reader is built before `self` is complete, so it reaches the store through a weak box.
         let box = WeakStoreBox<Action, State, Environment>()
         stateReader = { box.store?.storage }
+        stateInspector = { body in
+            guard let store = box.store else { return false }
+            body(&store.storage)
+            return true
+        }
         postContext = PostReducerContext(environment: environment, liveState: stateReader, generators: generators)
         let mailbox = Mailbox<Action>(scheduleDrain: { [weak self] in
             Task { @MainActor [weak self] in self?.drainMailbox() }
@@ -348,7 +356,7 @@ public final class Store<Action: Sendable, State: Sendable, Environment: Sendabl
         // P1: handle, against the pre-mutation state. Grouped reactions keep their mutation in a
         // buffer; the first producer stays out of any buffer; reducer units wait for P2, where
         // each decides and mutates in one pass. The buffers are empty between dispatches.
-        let context = PreReducerContext<State>(source: source, stateBefore: stateReader)
+        let context = PreReducerContext<State>(source: source, inspectState: stateInspector)
         var mutates = false
         var scope = MutationScope.nothing
         var mask: UInt64 = 0
