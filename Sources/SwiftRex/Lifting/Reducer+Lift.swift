@@ -80,7 +80,8 @@ extension Reducer {
             broadcast: nil,
             embed: scope.action.review,
             state: scope.state, environment: scope.environment,
-            site: site ?? LiftSite(file: file, line: line, column: column)
+            site: site ?? LiftSite(file: file, line: line, column: column),
+            actionCase: scope.action.extractedCase
         )
         return Reducer<GlobalAction, SL.GlobalState>(lifted: lift.lift(behaviorUnits))
     }

@@ -70,10 +70,49 @@ internal struct FocusLift<LA: Sendable, LS: Sendable, LE: Sendable, GA: Sendable
     static func lifted<AL: ExtractsAction, SL: WritesState>(
         _ inner: ReducerUnit<LA, LS>, action lane: AL, state focus: SL, footprint: UnitFootprint
     ) -> ReducerUnit<GA, GS> where AL.LocalAction == LA, AL.GlobalAction == GA, SL.LocalState == LS, SL.GlobalState == GS {
+        // A prism lane's closures capture only its preview: the unit's closures then carry two
+        // words for the action lane instead of four.
+        if let prism = lane as? Relay.ActionPrism<GA, LA> {
+            return lifted(inner, extract: Relay.ActionExtract(prism.prism.preview), case: lane.extractedCase, state: focus, footprint: footprint)
+        }
+        return lifted(inner, extract: lane, case: lane.extractedCase, state: focus, footprint: footprint)
+    }
+
+    @inlinable
+    static func lifted<AL: ExtractsAction, SL: WritesState>(
+        _ inner: ReducerUnit<LA, LS>, extract lane: AL, case actionCase: Int?, state focus: SL, footprint: UnitFootprint
+    ) -> ReducerUnit<GA, GS> where AL.LocalAction == LA, AL.GlobalAction == GA, SL.LocalState == LS, SL.GlobalState == GS {
         let innerApplies = inner.applies
         let innerRun = inner.run
         let innerReduce = inner.reduce
         let isTotal = focus.isTotal
+        if let inPlace = (focus as? any ReachesFocusInPlace)?.inPlaceFocus {
+            // The focus lies at a fixed offset: every closure carries the offset, not the lane.
+            let reduce: @Sendable (GA, inout GS, () -> Void) -> Bool
+            if innerApplies == nil {
+                // The inner unit always applies: tell observers, then run it directly.
+                reduce = { action, state, willWrite in
+                    guard let local = lane.extract(action) else { return false }
+                    return inPlace.project(&state, as: LS.self) { (focus: inout LS) -> Void in
+                        willWrite()
+                        innerRun(local, &focus)
+                    } != nil
+                }
+            } else {
+                reduce = { action, state, willWrite in
+                    guard let local = lane.extract(action) else { return false }
+                    return inPlace.project(&state, as: LS.self) { innerReduce(local, &$0, willWrite) } ?? false
+                }
+            }
+            return ReducerUnit(applies: { action, state in
+                guard let local = lane.extract(action) else { return false }
+                guard let innerApplies else { return isTotal || inPlace.project(&state, as: LS.self) { _ in } != nil }
+                return inPlace.project(&state, as: LS.self) { innerApplies(local, &$0) } ?? false
+            }, run: { action, state in
+                guard let local = lane.extract(action) else { return }
+                _ = inPlace.project(&state, as: LS.self) { innerRun(local, &$0) }
+            }, reduce: reduce, scope: inner.scope, footprint: footprint, actionCase: actionCase)
+        }
         // The pre-mutation test alone (for the APIs that ask before they run).
         let applies: @Sendable (GA, inout GS) -> Bool
         if let innerApplies {
@@ -111,7 +150,7 @@ internal struct FocusLift<LA: Sendable, LS: Sendable, LE: Sendable, GA: Sendable
                 return true
             }
         }
-        return ReducerUnit(applies: applies, run: run, reduce: reduce, scope: inner.scope, footprint: footprint)
+        return ReducerUnit(applies: applies, run: run, reduce: reduce, scope: inner.scope, footprint: footprint, actionCase: actionCase)
     }
 
     /// Lifts every unit, in order.
@@ -222,12 +261,14 @@ internal struct ElementLift<LA: Sendable, LS: Sendable, LE: Sendable, GA: Sendab
     @usableFromInline let inspectElement: @Sendable (ID, inout GS, (LS) -> Bool) -> Bool?
     @usableFromInline let isEmptyInPlace: @Sendable (inout GS) -> Bool
     @usableFromInline let forEachElementInPlace: @Sendable (inout GS, (ID, LS) -> Void) -> Void
+    /// The case of the app's action the addressed element actions come in (see ``CaseIndexable``).
+    @usableFromInline let actionCase: Int?
 
     @inlinable init<SL: KeyedState, EL: NarrowsEnvironment>(
         addressed: (@Sendable (GA) -> (ID, LA)?)?,
         broadcast: (@Sendable (GA) -> LA?)?,
         embed: @escaping @Sendable (ID, LA) -> GA,
-        state: SL, environment: EL, site: LiftSite
+        state: SL, environment: EL, site: LiftSite, actionCase: Int? = nil
     ) where SL.GlobalState == GS, SL.Element == LS, SL.ID == ID, EL.LocalEnvironment == LE, EL.GlobalEnvironment == GE {
         extractAddressed = addressed
         extractBroadcast = broadcast
@@ -247,6 +288,7 @@ internal struct ElementLift<LA: Sendable, LS: Sendable, LE: Sendable, GA: Sendab
         inspectElement = { state.inspectElement($0, in: &$1, $2) }
         isEmptyInPlace = { state.isEmpty(inPlace: &$0) }
         forEachElementInPlace = { state.forEachElement(inPlace: &$0, $1) }
+        self.actionCase = actionCase
     }
 
     /// An element unit's footprint in the app's state: it touches the container, and its effects
@@ -388,7 +430,7 @@ internal struct ElementLift<LA: Sendable, LS: Sendable, LE: Sendable, GA: Sendab
                 willWrite()
                 _ = modifyElement(id, &state) { run(local, &$0) }
                 return true
-            }, scope: .addressed(token), footprint: footprint))
+            }, scope: .addressed(token), footprint: footprint, actionCase: actionCase))
 
         case .producer(let produce, _):
             return .producer({ action, context in

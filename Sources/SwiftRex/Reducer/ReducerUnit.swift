@@ -31,6 +31,10 @@ internal struct ReducerUnit<Action, State>: Sendable {
     /// none of it (see `StateFootprint`).
     @usableFromInline
     let footprint: UnitFootprint
+    /// The case of `Action` the unit acts on, when its outermost action lane can tell (see
+    /// ``CaseIndexable``); `nil` when it may act on any action.
+    @usableFromInline
+    let actionCase: Int?
 
     /// A unit from a test and a reduce that runs when the test passes (`applies == nil`: always).
     @inlinable
@@ -43,6 +47,7 @@ internal struct ReducerUnit<Action, State>: Sendable {
         self.applies = applies
         self.scope = scope
         self.footprint = footprint
+        actionCase = nil
         if let applies {
             self.run = { action, state in if applies(action, &state) { run(action, &state) } }
             reduce = { action, state, willWrite in
@@ -61,21 +66,6 @@ internal struct ReducerUnit<Action, State>: Sendable {
         }
     }
 
-    /// A unit from its test and its fused reduce (a lifted unit).
-    @inlinable
-    init(
-        applies: @escaping @Sendable (Action, inout State) -> Bool,
-        scope: MutationScope,
-        footprint: UnitFootprint,
-        reduce: @escaping @Sendable (Action, inout State, _ willWrite: () -> Void) -> Bool
-    ) {
-        self.applies = applies
-        self.scope = scope
-        self.footprint = footprint
-        self.reduce = reduce
-        run = { action, state in _ = reduce(action, &state) {} }
-    }
-
     /// Every field given (copies of a unit with one field changed).
     @inlinable
     init(
@@ -83,13 +73,15 @@ internal struct ReducerUnit<Action, State>: Sendable {
         run: @escaping @Sendable (Action, inout State) -> Void,
         reduce: @escaping @Sendable (Action, inout State, _ willWrite: () -> Void) -> Bool,
         scope: MutationScope,
-        footprint: UnitFootprint
+        footprint: UnitFootprint,
+        actionCase: Int? = nil
     ) {
         self.applies = applies
         self.run = run
         self.reduce = reduce
         self.scope = scope
         self.footprint = footprint
+        self.actionCase = actionCase
     }
 
     /// Whether the unit acts on `action`. Takes the state `inout` only to pass its address: a
@@ -99,4 +91,36 @@ internal struct ReducerUnit<Action, State>: Sendable {
         guard let applies else { return true }
         return applies(action, &state)
     }
+}
+
+/// Asks reducer units, in order, to decide and mutate `state`: every unit, or the units at the
+/// positions `group` of `routed` names. Merges the scope and mask of every unit that applied and
+/// returns whether one did.
+///
+/// The units are read in place, not copied out of their array: no closure is retained and
+/// released around each call (the caller holds the arrays for the whole call).
+@inlinable
+internal func askReducerUnits<Action, State>(
+    _ units: [ReducerUnit<Action, State>], masks: [UInt64], routed: [Int], group: Range<Int>?,
+    action: Action, state: inout State, scope: inout MutationScope, mask: inout UInt64, willWrite: () -> Void
+) -> Bool {
+    var applied = false
+    units.withUnsafeBufferPointer { units in
+        masks.withUnsafeBufferPointer { masks in
+            func ask(_ index: Int) {
+                guard units[index].reduce(action, &state, willWrite) else { return }
+                applied = true
+                scope = scope.merged(units[index].scope)
+                mask |= masks[index]
+            }
+            guard let group else {
+                for index in 0..<units.count { ask(index) }
+                return
+            }
+            routed.withUnsafeBufferPointer { routed in
+                for position in group { ask(routed[position]) }
+            }
+        }
+    }
+    return applied
 }

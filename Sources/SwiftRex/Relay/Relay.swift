@@ -50,6 +50,17 @@ public protocol ExtractsAction: Sendable {
     associatedtype LocalAction
     /// The local action, or `nil` when the global action is not for this feature.
     func extract(_ action: GlobalAction) -> LocalAction?
+    /// The case of `GlobalAction` this lane extracts, by its ``CaseIndexable/caseIndex``, when the
+    /// lane extracts from that case alone (whatever the payload); `nil` when it cannot tell, the
+    /// default. A Store whose action is ``CaseIndexable`` asks a feature lifted through such a
+    /// lane only for actions of its case.
+    var extractedCase: Int? { get }
+}
+
+extension ExtractsAction {
+    /// `nil`: the lane cannot tell which case it extracts.
+    @inlinable
+    public var extractedCase: Int? { nil }
 }
 
 /// An action lane that embeds a local action into the global one (total: what a feature says

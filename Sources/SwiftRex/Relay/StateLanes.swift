@@ -74,3 +74,23 @@ extension Relay.StateAffine: PlacesFocus {
 extension Relay.Identity: PlacesFocus {
     @inlinable var focusPlacement: FocusPlacement { .identity }
 }
+
+/// A lane that can say where its focus lies, for lifts that reach it with pointer arithmetic
+/// alone (the library's key-path lanes can).
+@usableFromInline
+internal protocol ReachesFocusInPlace {
+    /// Where the focus lies in the global state, or `nil` when it cannot be reached in place.
+    var inPlaceFocus: InPlaceFocus? { get }
+}
+
+extension Relay.StateLens: ReachesFocusInPlace {
+    @inlinable var inPlaceFocus: InPlaceFocus? { lens.inPlace }
+}
+
+extension Relay.StateAffine: ReachesFocusInPlace {
+    @inlinable var inPlaceFocus: InPlaceFocus? { traversal.inPlace }
+}
+
+extension Relay.Identity: ReachesFocusInPlace {
+    @inlinable var inPlaceFocus: InPlaceFocus? { .stored(0) }
+}

@@ -42,6 +42,9 @@ public final class Store<Action: Sendable, State: Sendable, Environment: Sendabl
     @usableFromInline let reducersAlwaysApply: Bool
     /// Whether the behavior has reducer units (phase 2 asks them even when no reaction mutates).
     @usableFromInline let hasReducerUnits: Bool
+    /// The reducer units to ask for each case of a ``CaseIndexable`` action (indices into
+    /// `reducerUnits`), and how to read the case.
+    @usableFromInline let routes: ActionRoutes<Action>
     /// The only reducer unit of a one-unit reducer-only behavior (else a no-op): held in a `let`
     /// so the hot path calls its closures without copying (retaining) them out of an array.
     @usableFromInline let soleReducer: ReducerUnit<Action, State>
@@ -125,6 +128,7 @@ public final class Store<Action: Sendable, State: Sendable, Environment: Sendabl
         self.reducerUnits = behavior.isReducerOnly ? reducerUnits : []
         reducersAlwaysApply = !reducerUnits.isEmpty && reducerUnits.allSatisfy { $0.applies == nil }
         hasReducerUnits = !reducerUnits.isEmpty
+        routes = ActionRoutes(cases: reducerUnits.map(\.actionCase))
         hasSoleReducer = behavior.isReducerOnly && reducerUnits.count == 1
         soleReducer = hasSoleReducer ? reducerUnits[0] : ReducerUnit(applies: { _, _ in false }, scope: .nothing, run: { _, _ in })
         supervisor = behavior.supervisor
@@ -272,22 +276,33 @@ public final class Store<Action: Sendable, State: Sendable, Environment: Sendabl
                 notify(willChange: false)
             }
         } else {
-            // Every unit is asked, in order (no early exit, so each lifted unit can report a
-            // missing element); each decides and mutates in one pass, and observers hear
-            // `willChange` just before the first write.
+            // Every unit that may act on the action is asked, in order (no early exit, so each
+            // lifted unit can report a missing element): with a case-indexed action, the units of
+            // its case and those that name none; else every unit. Each decides and mutates in one
+            // pass, and observers hear `willChange` just before the first write.
             scope = .nothing
             mask = 0
-            var notified = false
-            for index in reducerUnits.indices where reducerUnits[index].reduce(action, &storage, {
-                if !notified {
-                    notified = true
-                    notify(willChange: true)
-                }
-            }) {
-                scope = scope.merged(reducerUnits[index].scope)
-                mask |= reducerMasks[index]
+            var applied = false
+            var group: Range<Int>?
+            if let caseOf = routes.caseOf { group = routes.group(of: caseOf(action)) }
+            func askEveryUnit(_ willWrite: () -> Void) {
+                applied = askReducerUnits(
+                    reducerUnits, masks: reducerMasks, routed: routes.units, group: group,
+                    action: action, state: &storage, scope: &scope, mask: &mask, willWrite: willWrite
+                )
             }
-            guard notified else { return }
+            if observers.willChangeCount == 0 {
+                askEveryUnit {}
+            } else {
+                var notified = false
+                askEveryUnit {
+                    if !notified {
+                        notified = true
+                        notify(willChange: true)
+                    }
+                }
+            }
+            guard applied else { return }
             notify(willChange: false)
         }
         if supervisor != nil, reachesSupervision(mask) { reconcile(after: scope, mask: mask, action: action, depth: depth) }
@@ -306,7 +321,11 @@ public final class Store<Action: Sendable, State: Sendable, Environment: Sendabl
         if soleReducer.applies != nil {
             // A lifted unit decides and mutates in one pass; observers hear `willChange` just
             // before its first write.
-            guard soleReducer.reduce(action, &storage, { notify(willChange: true) }) else { return }
+            if observers.willChangeCount == 0 {
+                guard soleReducer.reduce(action, &storage, {}) else { return }
+            } else {
+                guard soleReducer.reduce(action, &storage, { notify(willChange: true) }) else { return }
+            }
             notify(willChange: false)
         } else if observers.isEmpty {
             soleReducer.run(action, &storage)
@@ -396,9 +415,12 @@ public final class Store<Action: Sendable, State: Sendable, Environment: Sendabl
             var notified = mutates
             if mutates { notify(willChange: true) }
             var reactionIndex = 0
+            // With a case-indexed action, reducer units lifted through another case are skipped.
+            let actionCase = routes.caseOf?(action)
             for (index, unit) in behavior.units.enumerated() {
                 switch unit {
                 case .reducer(let reducer):
+                    if let actionCase, let unitCase = reducer.actionCase, unitCase != actionCase { continue }
                     if reducer.reduce(action, &storage, {
                         if !notified {
                             notified = true
