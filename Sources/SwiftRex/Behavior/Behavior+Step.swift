@@ -40,15 +40,12 @@ extension Behavior {
         file: String = #fileID, function: String = #function, line: UInt = #line
     ) -> BehaviorStep<Action> {
         if isReducerOnly {
+            // Each unit decides and mutates in one pass, in list order.
             var mutated = false
             for unit in units {
-                if case .reducer(let reducer) = unit, reducer.willMutate(action, &state) { mutated = true }
+                if case .reducer(let reducer) = unit, reducer.reduce(action, &state, {}) { mutated = true }
             }
-            guard mutated else { return BehaviorStep(mutated: false, effect: .empty) }
-            for unit in units {
-                if case .reducer(let reducer) = unit { reducer.run(action, &state) }
-            }
-            return BehaviorStep(mutated: true, effect: .empty)
+            return BehaviorStep(mutated: mutated, effect: .empty)
         }
 
         return stepThroughReactions(action, state: &state, environment: environment, source: ActionSource(file: file, function: function, line: line))
@@ -66,22 +63,27 @@ extension Behavior {
         source: ActionSource
     ) -> BehaviorStep<Action> {
         let (steps, producers) = collectReactions(action, state: state, source: source)
+        var mutated = false
         for step in steps {
             switch step {
-            case .reducer(let reducer): reducer.run(action, &state)
-            case .endo(let endo): endo.runEndoMut(&state)
+            case .reducer(let reducer):
+                if reducer.reduce(action, &state, {}) { mutated = true }
+            case .endo(let endo):
+                endo.runEndoMut(&state)
+                mutated = true
             }
         }
-        guard !producers.isEmpty else { return BehaviorStep(mutated: !steps.isEmpty, effect: .empty) }
+        guard !producers.isEmpty else { return BehaviorStep(mutated: mutated, effect: .empty) }
         let postState = state
         let context = PostReducerContext<State, Environment>(environment: environment, liveState: { postState })
         let effect = producers.count == 1
             ? producers[0].runReader(context)
             : Effect.mconcat(producers.map { $0.runReader(context) })
-        return BehaviorStep(mutated: !steps.isEmpty, effect: effect)
+        return BehaviorStep(mutated: mutated, effect: effect)
     }
 
-    /// Phase 1 on a snapshot: the mutations to run (in list order) and the effect readers.
+    /// Phase 1 on a snapshot: the mutations to run (in list order: every reducer unit, which
+    /// decides in phase 2 whether it applies, and each reaction's mutation) and the effect readers.
     /// The snapshot is released when this returns, before any mutation, so it never forces a copy.
     @MainActor
     @inlinable
@@ -90,13 +92,17 @@ extension Behavior {
         state: State,
         source: ActionSource
     ) -> ([MutationStep<Action, State>], [Producer<Action, State, Environment>]) {
-        let context = PreReducerContext<State>(source: source, stateBefore: { state })
+        let context = PreReducerContext<State>(source: source) { body in
+            var snapshot = state
+            body(&snapshot)
+            return true
+        }
         var steps: [MutationStep<Action, State>] = []
         var producers: [Producer<Action, State, Environment>] = []
         for unit in units {
             switch unit {
             case .reducer(let reducer):
-                if reducer.applies?(action, state) ?? true { steps.append(.reducer(reducer)) }
+                steps.append(.reducer(reducer))
             case .producer(let produce, _):
                 if let reader = produce(action, context) { producers.append(reader) }
             case .reaction(let react, _, _):

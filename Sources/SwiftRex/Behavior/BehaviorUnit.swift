@@ -33,7 +33,7 @@ internal enum BehaviorUnit<Action: Sendable, State: Sendable, Environment: Senda
         switch self {
         case .reducer(let unit):
             return .reaction { action, context in
-                if let applies = unit.applies, let state = context.stateBefore, !applies(action, state) {
+                if let applies = unit.applies, var state = context.stateBefore, !applies(action, &state) {
                     return .doNothing
                 }
                 let run = unit.run

@@ -6,46 +6,80 @@
 public struct PreReducerContext<State> {
     /// Who dispatched the action.
     public let source: ActionSource
+    /// Reads the state where it lies: calls the body with it (`inout` for its address only: it
+    /// must not write) and returns whether there was a state to read. A lift narrows it through
+    /// its lanes, so reading one feature's slice never copies the app's state, and testing
+    /// whether a focus is present copies nothing.
     @usableFromInline
-    internal let readState: (@MainActor () -> State?)?
-    /// The state itself, when the context was made from a value (no reader to call).
-    @usableFromInline
-    internal let storedState: State?
+    internal let inspectState: @MainActor ((inout State) -> Void) -> Bool
 
     /// A context whose state is read through `stateBefore` (live: call it during phase 1 only).
     @inlinable
     public init(source: ActionSource, stateBefore: @escaping @MainActor () -> State?) {
         self.source = source
-        self.readState = stateBefore
-        storedState = nil
+        inspectState = { body in
+            guard var state = stateBefore() else { return false }
+            body(&state)
+            return true
+        }
     }
 
-    /// A context over a state value already read: phase 1 reads nothing later than now, so a
-    /// collection lift hands each element's reaction its element this way, with no closure made
-    /// per element.
+    /// A context over a reader of the state where it lies (see `inspectState`).
     @inlinable
-    internal init(source: ActionSource, state: State?) {
+    internal init(source: ActionSource, inspectState: @escaping @MainActor ((inout State) -> Void) -> Bool) {
         self.source = source
-        readState = nil
-        storedState = state
+        self.inspectState = inspectState
     }
 
     /// The state before this action's mutations, or `nil` when the store is gone or a lift's focus is absent.
     @inlinable
-    public var stateBefore: State? { readState.map { $0() } ?? storedState }
+    public var stateBefore: State? {
+        var state: State?
+        _ = inspectState { state = $0 }
+        return state
+    }
+
+    /// Whether there is a state to read (a lift's focus is present), reading nothing.
+    @inlinable
+    internal var hasState: Bool { inspectState { _ in } }
 
     /// Narrows the state through a total projection.
     @inlinable
     public func map<Local>(_ transform: @escaping @MainActor (State) -> Local) -> PreReducerContext<Local> {
-        guard let read = readState else { return PreReducerContext<Local>(source: source, state: storedState.map(transform)) }
-        return PreReducerContext<Local>(source: source, stateBefore: { read().map(transform) })
+        let inspect = inspectState
+        return PreReducerContext<Local>(source: source) { body in
+            inspect { state in
+                var local = transform(state)
+                body(&local)
+            }
+        }
     }
 
     /// Narrows the state through a partial projection (`nil` when the focus is absent).
     @inlinable
     public func compactMap<Local>(_ transform: @escaping @MainActor (State) -> Local?) -> PreReducerContext<Local> {
-        guard let read = readState else { return PreReducerContext<Local>(source: source, state: storedState.flatMap(transform)) }
-        return PreReducerContext<Local>(source: source, stateBefore: { read().flatMap(transform) })
+        let inspect = inspectState
+        return PreReducerContext<Local>(source: source) { body in
+            var found = false
+            _ = inspect { state in
+                guard var local = transform(state) else { return }
+                found = true
+                body(&local)
+            }
+            return found
+        }
+    }
+
+    /// Narrows the state through a lane's in-place read (`focus` returns whether the focus is
+    /// present): nothing is copied on the way down.
+    @inlinable
+    internal func focused<Local>(_ focus: @escaping @MainActor @Sendable (inout State, (inout Local) -> Void) -> Bool) -> PreReducerContext<Local> {
+        let inspect = inspectState
+        return PreReducerContext<Local>(source: source) { body in
+            var found = false
+            _ = inspect { state in found = focus(&state, body) }
+            return found
+        }
     }
 }
 

@@ -141,7 +141,8 @@ extension Behavior {
             broadcast: nil,
             embed: scope.action.review,
             state: scope.state, environment: scope.environment,
-            site: site ?? LiftSite(file: file, line: line, column: column)
+            site: site ?? LiftSite(file: file, line: line, column: column),
+            actionCase: scope.action.extractedCase
         )
         return Behavior<GlobalAction, SL.GlobalState, EL.GlobalEnvironment>(units: lift.lift(units))
     }

@@ -55,9 +55,14 @@ extension Behavior {
             guard extract.extract(action) != nil else { return false }
             return predicate?(state) ?? true
         }, run: { action, state in
-            guard let payload = extract.extract(action) else { return }
+            guard let payload = extract.extract(action), predicate?(state) ?? true else { return }
             reduce(payload, &state)
-        }))]))
+        }, reduce: { action, state, willWrite in
+            guard let payload = extract.extract(action), predicate?(state) ?? true else { return false }
+            willWrite()
+            reduce(payload, &state)
+            return true
+        }, scope: .anything, footprint: .whole))]))
     }
 }
 

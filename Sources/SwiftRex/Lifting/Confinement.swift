@@ -17,7 +17,7 @@ extension ReducerUnit {
     /// This unit with what it writes narrowed to `footprint`.
     @inlinable
     func confined(to footprint: StateFootprint) -> ReducerUnit {
-        ReducerUnit(applies: applies, scope: scope, footprint: self.footprint.narrowed(to: footprint), run: run)
+        ReducerUnit(applies: applies, run: run, reduce: reduce, scope: scope, footprint: self.footprint.narrowed(to: footprint), actionCase: actionCase)
     }
 }
 

@@ -32,9 +32,8 @@ extension Reducer {
     public func lift<AL: ExtractsAction, SL: WritesState>(
         _ scope: Relay.Scope<AL, SL, Relay.Identity<Void>>
     ) -> Reducer<AL.GlobalAction, SL.GlobalState> where AL.LocalAction == ActionType, SL.LocalState == StateType {
-        let action = scope.action
         let lift = FocusLift<ActionType, StateType, Void, AL.GlobalAction, SL.GlobalState, Void>(
-            extract: { action.extract($0) }, embed: Self.neverEmbeds, state: scope.state, environment: scope.environment
+            action: scope.action, embed: Self.neverEmbeds, state: scope.state, environment: scope.environment
         )
         return Reducer<AL.GlobalAction, SL.GlobalState>(lifted: lift.lift(behaviorUnits))
     }
@@ -81,7 +80,8 @@ extension Reducer {
             broadcast: nil,
             embed: scope.action.review,
             state: scope.state, environment: scope.environment,
-            site: site ?? LiftSite(file: file, line: line, column: column)
+            site: site ?? LiftSite(file: file, line: line, column: column),
+            actionCase: scope.action.extractedCase
         )
         return Reducer<GlobalAction, SL.GlobalState>(lifted: lift.lift(behaviorUnits))
     }

@@ -17,13 +17,21 @@ internal struct FocusLift<LA: Sendable, LS: Sendable, LE: Sendable, GA: Sendable
     @usableFromInline let isStrict: Bool
     /// Where the state lane keeps the local state: maps each unit's footprint into the app's state.
     @usableFromInline let placement: FocusPlacement
+    /// Lifts a reducer unit (with its footprint in the app's state) through code built where the
+    /// lanes' types are known, so it runs specialised for them: the action lane's extract and the
+    /// state lane's in-place access are direct calls, not calls through closures.
+    @usableFromInline let liftReducer: @Sendable (ReducerUnit<LA, LS>, UnitFootprint) -> ReducerUnit<GA, GS>
+    /// Reads the focus where it lies (the app's state is `inout` for its address only); returns
+    /// whether the focus is present.
+    @usableFromInline let inspectFocus: @Sendable (inout GS, (inout LS) -> Void) -> Bool
 
-    @inlinable init<SL: WritesState, EL: NarrowsEnvironment>(
-        extract: @escaping @Sendable (GA) -> LA?,
-        embed: @escaping @Sendable (LA) -> GA,
+    /// A lift through an action lane that extracts (and `embed` for what the feature emits).
+    @inlinable init<AL: ExtractsAction, SL: WritesState, EL: NarrowsEnvironment>(
+        action: AL, embed: @escaping @Sendable (LA) -> GA,
         state: SL, environment: EL, isStrict: Bool = false
-    ) where SL.LocalState == LS, SL.GlobalState == GS, EL.LocalEnvironment == LE, EL.GlobalEnvironment == GE {
-        self.extract = extract
+    ) where AL.LocalAction == LA, AL.GlobalAction == GA, SL.LocalState == LS, SL.GlobalState == GS,
+            EL.LocalEnvironment == LE, EL.GlobalEnvironment == GE {
+        extract = { action.extract($0) }
         self.embed = embed
         isTotal = state.isTotal
         preview = { state.preview($0) }
@@ -31,6 +39,17 @@ internal struct FocusLift<LA: Sendable, LS: Sendable, LE: Sendable, GA: Sendable
         narrow = { environment.narrow($0) }
         self.isStrict = isStrict
         placement = .of(state)
+        liftReducer = { unit, footprint in Self.lifted(unit, action: action, state: state, footprint: footprint) }
+        inspectFocus = { global, body in state.inspect(&global, body) != nil }
+    }
+
+    /// A lift through an extract closure (and `embed` for what the feature emits).
+    @inlinable init<SL: WritesState, EL: NarrowsEnvironment>(
+        extract: @escaping @Sendable (GA) -> LA?,
+        embed: @escaping @Sendable (LA) -> GA,
+        state: SL, environment: EL, isStrict: Bool = false
+    ) where SL.LocalState == LS, SL.GlobalState == GS, EL.LocalEnvironment == LE, EL.GlobalEnvironment == GE {
+        self.init(action: Relay.ActionExtract(extract), embed: embed, state: state, environment: environment, isStrict: isStrict)
     }
 
     /// A lift through a duplex action lane.
@@ -38,7 +57,100 @@ internal struct FocusLift<LA: Sendable, LS: Sendable, LE: Sendable, GA: Sendable
         action: AL, state: SL, environment: EL, isStrict: Bool = false
     ) where AL.LocalAction == LA, AL.GlobalAction == GA, SL.LocalState == LS, SL.GlobalState == GS,
             EL.LocalEnvironment == LE, EL.GlobalEnvironment == GE {
-        self.init(extract: { action.extract($0) }, embed: { action.embed($0) }, state: state, environment: environment, isStrict: isStrict)
+        self.init(action: action, embed: { action.embed($0) }, state: state, environment: environment, isStrict: isStrict)
+    }
+
+    /// A reducer unit lifted through an action lane and a state lane.
+    ///
+    /// Each action is extracted once per lift level. A lane that reaches its focus in place (a
+    /// key path of stored properties) hands it straight to the inner unit, which decides and
+    /// mutates in one pass, as a hand-written nested `switch` would; any other lane is first read
+    /// to decide, then written.
+    @inlinable
+    static func lifted<AL: ExtractsAction, SL: WritesState>(
+        _ inner: ReducerUnit<LA, LS>, action lane: AL, state focus: SL, footprint: UnitFootprint
+    ) -> ReducerUnit<GA, GS> where AL.LocalAction == LA, AL.GlobalAction == GA, SL.LocalState == LS, SL.GlobalState == GS {
+        // A prism lane's closures capture only its preview: the unit's closures then carry two
+        // words for the action lane instead of four.
+        if let prism = lane as? Relay.ActionPrism<GA, LA> {
+            return lifted(inner, extract: Relay.ActionExtract(prism.prism.preview), case: lane.extractedCase, state: focus, footprint: footprint)
+        }
+        return lifted(inner, extract: lane, case: lane.extractedCase, state: focus, footprint: footprint)
+    }
+
+    @inlinable
+    static func lifted<AL: ExtractsAction, SL: WritesState>(
+        _ inner: ReducerUnit<LA, LS>, extract lane: AL, case actionCase: Int?, state focus: SL, footprint: UnitFootprint
+    ) -> ReducerUnit<GA, GS> where AL.LocalAction == LA, AL.GlobalAction == GA, SL.LocalState == LS, SL.GlobalState == GS {
+        let innerApplies = inner.applies
+        let innerRun = inner.run
+        let innerReduce = inner.reduce
+        let isTotal = focus.isTotal
+        if let inPlace = (focus as? any ReachesFocusInPlace)?.inPlaceFocus {
+            // The focus lies at a fixed offset: every closure carries the offset, not the lane.
+            let reduce: @Sendable (GA, inout GS, () -> Void) -> Bool
+            if innerApplies == nil {
+                // The inner unit always applies: tell observers, then run it directly.
+                reduce = { action, state, willWrite in
+                    guard let local = lane.extract(action) else { return false }
+                    return inPlace.project(&state, as: LS.self) { (focus: inout LS) -> Void in
+                        willWrite()
+                        innerRun(local, &focus)
+                    } != nil
+                }
+            } else {
+                reduce = { action, state, willWrite in
+                    guard let local = lane.extract(action) else { return false }
+                    return inPlace.project(&state, as: LS.self) { innerReduce(local, &$0, willWrite) } ?? false
+                }
+            }
+            return ReducerUnit(applies: { action, state in
+                guard let local = lane.extract(action) else { return false }
+                guard let innerApplies else { return isTotal || inPlace.project(&state, as: LS.self) { _ in } != nil }
+                return inPlace.project(&state, as: LS.self) { innerApplies(local, &$0) } ?? false
+            }, run: { action, state in
+                guard let local = lane.extract(action) else { return }
+                _ = inPlace.project(&state, as: LS.self) { innerRun(local, &$0) }
+            }, reduce: reduce, scope: inner.scope, footprint: footprint, actionCase: actionCase)
+        }
+        // The pre-mutation test alone (for the APIs that ask before they run).
+        let applies: @Sendable (GA, inout GS) -> Bool
+        if let innerApplies {
+            applies = { action, state in
+                guard let local = lane.extract(action) else { return false }
+                return focus.inspect(&state) { innerApplies(local, &$0) } ?? false
+            }
+        } else if isTotal {
+            applies = { action, _ in lane.extract(action) != nil }
+        } else {
+            applies = { action, state in lane.extract(action) != nil && focus.inspect(&state) { _ in () } != nil }
+        }
+        let run: @Sendable (GA, inout GS) -> Void = { action, state in
+            guard let local = lane.extract(action) else { return }
+            _ = focus.tryModify(&state) { innerRun(local, &$0) }
+        }
+        let reduce: @Sendable (GA, inout GS, () -> Void) -> Bool
+        if focus.modifiesInPlace {
+            reduce = { action, state, willWrite in
+                guard let local = lane.extract(action) else { return false }
+                var applied = false
+                _ = focus.tryModify(&state) { applied = innerReduce(local, &$0, willWrite) }
+                return applied
+            }
+        } else {
+            reduce = { action, state, willWrite in
+                guard let local = lane.extract(action) else { return false }
+                if let innerApplies {
+                    guard focus.inspect(&state, { innerApplies(local, &$0) }) == true else { return false }
+                } else if !isTotal {
+                    guard focus.inspect(&state, { _ in () }) != nil else { return false }
+                }
+                willWrite()
+                _ = focus.tryModify(&state) { innerRun(local, &$0) }
+                return true
+            }
+        }
+        return ReducerUnit(applies: applies, run: run, reduce: reduce, scope: inner.scope, footprint: footprint, actionCase: actionCase)
     }
 
     /// Lifts every unit, in order.
@@ -65,38 +177,25 @@ internal struct FocusLift<LA: Sendable, LS: Sendable, LE: Sendable, GA: Sendable
         let footprint = placement.embed(unit.footprint)
         switch unit {
         case .reducer(let inner):
-            let run = inner.run
-            let applies: @Sendable (GA, borrowing GS) -> Bool
-            if let innerApplies = inner.applies {
-                applies = { action, state in
-                    guard let local = extract(action), let slice = preview(state) else { return false }
-                    return innerApplies(local, slice)
-                }
-            } else if isTotal {
-                applies = { action, _ in extract(action) != nil }
-            } else {
-                applies = { action, state in extract(action) != nil && preview(state) != nil }
-            }
-            return .reducer(ReducerUnit(applies: applies, scope: inner.scope, footprint: footprint) { action, state in
-                guard let local = extract(action) else { return }
-                _ = tryModify(&state) { run(local, &$0) }
-            })
+            return .reducer(liftReducer(inner, footprint))
 
         case .producer(let produce, _):
             let isStrict = self.isStrict
+            let inspectFocus = self.inspectFocus
             return .producer({ action, context in
                 guard let local = extract(action) else { return nil }
-                let localContext = context.compactMap(preview)
-                if isStrict, localContext.stateBefore == nil { return nil }
+                let localContext = context.focused(inspectFocus)
+                if isStrict, !localContext.hasState { return nil }
                 return produce(local, localContext).map(liftProducer)
             }, footprint: footprint)
 
         case .reaction(let react, let scope, _):
             let isStrict = self.isStrict
+            let inspectFocus = self.inspectFocus
             return .reaction({ action, context in
                 guard let local = extract(action) else { return .doNothing }
-                let localContext = context.compactMap(preview)
-                let present = isTotal || localContext.stateBefore != nil
+                let localContext = context.focused(inspectFocus)
+                let present = isTotal || localContext.hasState
                 if isStrict, !present { return .doNothing }
                 let reaction = react(local, localContext)
                 let mutation: ReducerOutcome<GS> = present
@@ -138,7 +237,6 @@ internal struct ElementLift<LA: Sendable, LS: Sendable, LE: Sendable, GA: Sendab
     @usableFromInline let embed: @Sendable (ID, LA) -> GA
     @usableFromInline let element: @Sendable (ID, GS) -> LS?
     @usableFromInline let modifyElement: @Sendable (ID, inout GS, (inout LS) -> Void) -> Bool
-    @usableFromInline let isEmpty: @Sendable (GS) -> Bool
     @usableFromInline let forEachElement: @Sendable (GS, (ID, LS) -> Void) -> Void
     /// Runs a reducer on every element with one action (no id read per element).
     @usableFromInline let reduceEach: @Sendable (inout GS, LA, @Sendable (LA, inout LS) -> Void) -> Void
@@ -157,19 +255,26 @@ internal struct ElementLift<LA: Sendable, LS: Sendable, LE: Sendable, GA: Sendab
     @usableFromInline let journal: LaneJournal<GS, ID>?
     /// The walk over a journaled container's elements with their slots (its ids are unique).
     @usableFromInline let forEachSlotted: (@Sendable (GS, (ID, Int, LS) -> Void) -> Void)?
+    // Reads made before any mutation, reaching the container where it lies (the app's state is
+    // `inout` for its address only): a large app state is not copied to answer them.
+    @usableFromInline let containsElement: @Sendable (ID, inout GS) -> Bool
+    @usableFromInline let inspectElement: @Sendable (ID, inout GS, (LS) -> Bool) -> Bool?
+    @usableFromInline let isEmptyInPlace: @Sendable (inout GS) -> Bool
+    @usableFromInline let forEachElementInPlace: @Sendable (inout GS, (ID, LS) -> Void) -> Void
+    /// The case of the app's action the addressed element actions come in (see ``CaseIndexable``).
+    @usableFromInline let actionCase: Int?
 
     @inlinable init<SL: KeyedState, EL: NarrowsEnvironment>(
         addressed: (@Sendable (GA) -> (ID, LA)?)?,
         broadcast: (@Sendable (GA) -> LA?)?,
         embed: @escaping @Sendable (ID, LA) -> GA,
-        state: SL, environment: EL, site: LiftSite
+        state: SL, environment: EL, site: LiftSite, actionCase: Int? = nil
     ) where SL.GlobalState == GS, SL.Element == LS, SL.ID == ID, EL.LocalEnvironment == LE, EL.GlobalEnvironment == GE {
         extractAddressed = addressed
         extractBroadcast = broadcast
         self.embed = embed
         element = { state.element($0, in: $1) }
         modifyElement = { state.modifyElement($0, in: &$1, $2) }
-        isEmpty = { state.isEmpty(in: $0) }
         forEachElement = { state.forEachElement(in: $0, $1) }
         reduceEach = { global, action, run in state.modifyEach(in: &global, applying: run, with: action) }
         modifyEachElement = { global, body in state.modifyEach(in: &global, body) }
@@ -179,6 +284,11 @@ internal struct ElementLift<LA: Sendable, LS: Sendable, LE: Sendable, GA: Sendab
         container = .of(state)
         journal = laneJournal(of: state)
         forEachSlotted = laneSlottedForEach(of: state)
+        containsElement = { state.containsElement($0, in: &$1) }
+        inspectElement = { state.inspectElement($0, in: &$1, $2) }
+        isEmptyInPlace = { state.isEmpty(inPlace: &$0) }
+        forEachElementInPlace = { state.forEachElement(inPlace: &$0, $1) }
+        self.actionCase = actionCase
     }
 
     /// An element unit's footprint in the app's state: it touches the container, and its effects
@@ -241,10 +351,45 @@ internal struct ElementLift<LA: Sendable, LS: Sendable, LE: Sendable, GA: Sendab
         }
     }
 
+    /// A context over the element with `id`, read where the container lies.
+    @MainActor @inlinable func elementContext(_ context: PreReducerContext<GS>, id: ID) -> PreReducerContext<LS> {
+        let inspectElement = self.inspectElement
+        return context.focused { state, body in
+            inspectElement(id, &state) { element in
+                var element = element
+                body(&element)
+                return true
+            } != nil
+        }
+    }
+
+    /// Walks every element of the state `context` reads, where the container lies, handing `body`
+    /// each element's id and a context over that element; `false` when there is no state to read.
+    ///
+    /// Phase 1 reads each element now: one context serves the whole walk, reading the element the
+    /// walk is at, so nothing is allocated per element. A context kept past its element reads
+    /// the element the walk moved on to, or nothing once the walk is over.
+    @MainActor @inlinable func forEachElementContext(_ context: PreReducerContext<GS>, _ body: (ID, PreReducerContext<LS>) -> Void) -> Bool {
+        var current: LS?
+        let elementContext = PreReducerContext<LS>(source: context.source) { read in
+            guard current != nil else { return false }
+            read(&current!)
+            return true
+        }
+        let forEach = forEachElementInPlace
+        let walked = context.inspectState { state in
+            forEach(&state) { id, slice in
+                current = slice
+                body(id, elementContext)
+            }
+        }
+        current = nil
+        return walked
+    }
+
     @inlinable func liftAddressed(
         _ unit: BehaviorUnit<LA, LS, LE>, _ extract: @escaping @Sendable (GA) -> (ID, LA)?, reportsMissing: Bool
     ) -> BehaviorUnit<GA, GS, GE> {
-        let element = self.element
         let modifyElement = self.modifyElement
         let lift = self
         let footprint = self.footprint(unit)
@@ -252,23 +397,46 @@ internal struct ElementLift<LA: Sendable, LS: Sendable, LE: Sendable, GA: Sendab
         case .reducer(let inner):
             let run = inner.run
             let innerApplies = inner.applies
-            return .reducer(ReducerUnit(applies: { action, state in
-                guard let (id, local) = extract(action) else { return false }
-                guard let slice = element(id, state) else {
+            let containsElement = self.containsElement
+            let inspectElement = self.inspectElement
+            // Whether the addressed element is present and its unit applies, read where the
+            // container lies; a missing element is reported (by one unit of the lift).
+            let decides: @Sendable (ID, LA, inout GS) -> Bool = { id, local, state in
+                let applies: Bool?
+                if let innerApplies {
+                    applies = inspectElement(id, &state) { element in
+                        var element = element
+                        return innerApplies(local, &element)
+                    }
+                } else {
+                    applies = containsElement(id, &state) ? true : nil
+                }
+                guard let applies else {
                     if reportsMissing { lift.reportMissing(id, source: nil) }
                     return false
                 }
-                return innerApplies?(local, slice) ?? true
-            }, scope: .addressed(token), footprint: footprint, run: { action, state in
+                return applies
+            }
+            return .reducer(ReducerUnit(applies: { action, state in
+                guard let (id, local) = extract(action) else { return false }
+                return decides(id, local, &state)
+            }, run: { action, state in
                 guard let (id, local) = extract(action) else { return }
                 _ = modifyElement(id, &state) { run(local, &$0) }
-            }))
+            }, reduce: { action, state, willWrite in
+                // The element is read to decide, then written through the container's own
+                // in-place write (observers are told before it opens).
+                guard let (id, local) = extract(action), decides(id, local, &state) else { return false }
+                willWrite()
+                _ = modifyElement(id, &state) { run(local, &$0) }
+                return true
+            }, scope: .addressed(token), footprint: footprint, actionCase: actionCase))
 
         case .producer(let produce, _):
             return .producer({ action, context in
                 guard let (id, local) = extract(action) else { return nil }
-                let localContext = context.compactMap { element(id, $0) }
-                guard localContext.stateBefore != nil else {
+                let localContext = lift.elementContext(context, id: id)
+                guard localContext.hasState else {
                     if reportsMissing { lift.reportMissing(id, source: context.source) }
                     return nil
                 }
@@ -278,8 +446,8 @@ internal struct ElementLift<LA: Sendable, LS: Sendable, LE: Sendable, GA: Sendab
         case .reaction(let react, _, _):
             return .reaction({ action, context in
                 guard let (id, local) = extract(action) else { return .doNothing }
-                let localContext = context.compactMap { element(id, $0) }
-                guard localContext.stateBefore != nil else {
+                let localContext = lift.elementContext(context, id: id)
+                guard localContext.hasState else {
                     if reportsMissing { lift.reportMissing(id, source: context.source) }
                     return .doNothing
                 }
@@ -293,48 +461,60 @@ internal struct ElementLift<LA: Sendable, LS: Sendable, LE: Sendable, GA: Sendab
     }
 
     @inlinable func liftBroadcast(_ unit: BehaviorUnit<LA, LS, LE>, _ extract: @escaping @Sendable (GA) -> LA?) -> BehaviorUnit<GA, GS, GE> {
-        let isEmpty = self.isEmpty
-        let forEachElement = self.forEachElement
         let lift = self
         let footprint = self.footprint(unit)
         let uniqueIDs = forEachSlotted != nil
         switch unit {
         case .reducer(let inner):
             let run = inner.run
-            let applies: @Sendable (GA, borrowing GS) -> Bool
+            let isEmptyInPlace = self.isEmptyInPlace
+            let forEachElementInPlace = self.forEachElementInPlace
+            // Whether some element's unit applies, read where the container lies.
+            let decides: @Sendable (LA, inout GS) -> Bool
             if let innerApplies = inner.applies {
-                applies = { action, state in
-                    guard let local = extract(action) else { return false }
+                decides = { local, state in
                     var any = false
-                    forEachElement(state) { _, slice in any = any || innerApplies(local, slice) }
+                    forEachElementInPlace(&state) { _, slice in
+                        guard !any else { return }
+                        var slice = slice
+                        any = innerApplies(local, &slice)
+                    }
                     return any
                 }
             } else {
-                applies = { action, state in extract(action) != nil && !isEmpty(state) }
+                decides = { _, state in !isEmptyInPlace(&state) }
             }
             let reduceEach = self.reduceEach
-            return .reducer(ReducerUnit(applies: applies, scope: .eachElement(token), footprint: footprint) { action, state in
+            return .reducer(ReducerUnit(applies: { action, state in
+                guard let local = extract(action) else { return false }
+                return decides(local, &state)
+            }, run: { action, state in
                 guard let local = extract(action) else { return }
                 reduceEach(&state, local, run)
-            })
+            }, reduce: { action, state, willWrite in
+                guard let local = extract(action), decides(local, &state) else { return false }
+                willWrite()
+                reduceEach(&state, local, run)
+                return true
+            }, scope: .eachElement(token), footprint: footprint))
 
         case .producer(let produce, _):
             return .producer({ action, context in
-                guard let local = extract(action), let state = context.stateBefore else { return nil }
+                guard let local = extract(action) else { return nil }
                 var readers: [Producer<GA, GS, GE>] = []
                 var visited = Set<ID>()
                 var duplicates: [ID] = []
                 defer { lift.reportDuplicates(duplicates) }
-                forEachElement(state) { id, slice in
+                let walked = lift.forEachElementContext(context) { id, elementContext in
                     guard uniqueIDs || visited.insert(id).inserted else {
                         duplicates.append(id)
                         return
                     }
-                    // Phase 1 reads the element now: a context over its value, no reader per element.
-                    if let reader = produce(local, PreReducerContext(source: context.source, state: slice)) {
+                    if let reader = produce(local, elementContext) {
                         readers.append(lift.liftProducer(reader, id: id))
                     }
                 }
+                guard walked else { return nil }
                 return readers.isEmpty ? nil : .mconcat(readers)
             }, footprint: footprint)
 
@@ -342,7 +522,7 @@ internal struct ElementLift<LA: Sendable, LS: Sendable, LE: Sendable, GA: Sendab
             let modifyElement = self.modifyElement
             let modifyEachElement = self.modifyEachElement
             return .reaction({ action, context in
-                guard let local = extract(action), let state = context.stateBefore else { return .doNothing }
+                guard let local = extract(action) else { return .doNothing }
                 // One mutation for all elements (their bodies in element order) and one producer:
                 // no closure, context or reaction is made per element.
                 var bodies: [(id: ID, endo: EndoMut<LS>)] = []
@@ -351,14 +531,15 @@ internal struct ElementLift<LA: Sendable, LS: Sendable, LE: Sendable, GA: Sendab
                 var visited = Set<ID>()
                 var duplicates: [ID] = []
                 defer { lift.reportDuplicates(duplicates) }
-                forEachElement(state) { id, slice in
+                // Without a state to read, nothing is visited: `.unchanged`, no effect.
+                _ = lift.forEachElementContext(context) { id, elementContext in
                     // Reactions address their element by id: a duplicated id is visited once
                     // (its first occurrence), never twice. A journaled container's ids are unique.
                     guard uniqueIDs || visited.insert(id).inserted else {
                         duplicates.append(id)
                         return
                     }
-                    let reaction = react(local, PreReducerContext(source: context.source, state: slice))
+                    let reaction = react(local, elementContext)
                     if case .mutation(let endo) = reaction.mutation {
                         mutates = true
                         if endo.body != nil { bodies.append((id, endo)) }

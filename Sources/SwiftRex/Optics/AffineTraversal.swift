@@ -13,6 +13,11 @@ public struct AffineTraversal<Whole, Part>: Sendable {
     /// traversal reaches it through stored properties only (see `StateFootprint`); `nil` when unknown.
     @usableFromInline
     internal let inlineRange: Range<Int>?
+    /// Where the focus lies when the traversal reaches it with offsets alone (a key path of stored
+    /// properties to an optional, or a lens through stored properties): reads and writes then
+    /// happen at its address (see `InPlaceFocus`); `nil` otherwise.
+    @usableFromInline
+    internal let inPlace: InPlaceFocus?
 
     /// An affine traversal from a preview and an in-place modify that reports whether the focus was present.
     @inlinable
@@ -27,11 +32,13 @@ public struct AffineTraversal<Whole, Part>: Sendable {
     internal init(
         preview: @escaping @Sendable (Whole) -> Part?,
         tryModify: @escaping @Sendable (inout Whole, (inout Part) -> Void) -> Bool,
-        inlineRange: Range<Int>?
+        inlineRange: Range<Int>?,
+        inPlace: InPlaceFocus? = nil
     ) {
         self.preview = preview
         self.tryModifyBody = tryModify
         self.inlineRange = inlineRange
+        self.inPlace = inPlace
     }
 
     /// An affine traversal from a preview and a setter. Modification copies the part out and writes it back.
@@ -45,6 +52,7 @@ public struct AffineTraversal<Whole, Part>: Sendable {
             return true
         }
         inlineRange = nil
+        inPlace = nil
     }
 
     /// An affine traversal through a writable key path to an optional; modification is in place.
@@ -53,6 +61,7 @@ public struct AffineTraversal<Whole, Part>: Sendable {
     public init(_ keyPath: WritableKeyPath<Whole, Part?>) {
         inlineRange = SwiftRex.inlineRange(of: keyPath)
         if let offset = MemoryLayout<Whole>.offset(of: keyPath) {
+            inPlace = .optional(offset)
             self.preview = { whole in
                 withUnsafePointer(to: whole) { UnsafeRawPointer($0).advanced(by: offset).assumingMemoryBound(to: Part?.self).pointee }
             }
@@ -66,6 +75,7 @@ public struct AffineTraversal<Whole, Part>: Sendable {
             }
             return
         }
+        inPlace = nil
         nonisolated(unsafe) let path = keyPath
         self.preview = { $0[keyPath: path] }
         self.tryModifyBody = { whole, body in
@@ -79,7 +89,18 @@ public struct AffineTraversal<Whole, Part>: Sendable {
     @inlinable
     @discardableResult
     public func tryModify(_ whole: inout Whole, _ body: (inout Part) -> Void) -> Bool {
-        tryModifyBody(&whole, body)
+        if let inPlace { return inPlace.project(&whole, as: Part.self, body) != nil }
+        return tryModifyBody(&whole, body)
+    }
+
+    /// Runs `body` on the focus of `whole` for reading, or returns `nil` when it is absent: in
+    /// place when the traversal reaches it with offsets (`whole` is `inout` for its address only;
+    /// `body` must not write), on a copy read by `preview` otherwise.
+    @inlinable
+    internal func inspect<Result>(_ whole: inout Whole, _ body: (inout Part) -> Result) -> Result? {
+        if let inPlace { return inPlace.project(&whole, as: Part.self, body) }
+        guard var part = preview(whole) else { return nil }
+        return body(&part)
     }
 
     /// Replaces the focus when present; returns whether it was.
@@ -112,7 +133,8 @@ public struct AffineTraversal<Whole, Part>: Sendable {
                 return found
             },
             // The inner focus lives inside the outer one, whatever the inner traversal does.
-            inlineRange: inlineRange
+            inlineRange: inlineRange,
+            inPlace: inPlace?.appending(inner.inPlace)
         )
     }
 

@@ -83,10 +83,28 @@ public struct Lens<Whole, Part>: Sendable {
         self.modifyBody = { whole, body in body(&whole[keyPath: path]) }
     }
 
+    /// Where the part lies in the whole, when the lens reaches it through stored properties only:
+    /// every read and write then happens at the part's address (see `InPlaceFocus`).
+    @inlinable
+    internal var inPlace: InPlaceFocus? {
+        inlineRange.map { .stored($0.lowerBound) }
+    }
+
     /// Mutates the focus of `whole` in place.
     @inlinable
     public func modify(_ whole: inout Whole, _ body: (inout Part) -> Void) {
+        if let inPlace, inPlace.project(&whole, as: Part.self, body) != nil { return }
         modifyBody(&whole, body)
+    }
+
+    /// Runs `body` on the focus of `whole` for reading: in place for a lens through stored
+    /// properties (`whole` is `inout` for its address only; `body` must not write), on a copy of
+    /// the part read by `get` otherwise.
+    @inlinable
+    internal func inspect<Result>(_ whole: inout Whole, _ body: (inout Part) -> Result) -> Result {
+        if let inPlace, let result = inPlace.project(&whole, as: Part.self, body) { return result }
+        var part = get(whole)
+        return body(&part)
     }
 
     /// Replaces the focus of `whole`.
@@ -114,7 +132,8 @@ public struct Lens<Whole, Part>: Sendable {
                 modify(&whole, body)
                 return true
             },
-            inlineRange: inlineRange
+            inlineRange: inlineRange,
+            inPlace: inPlace
         )
     }
 

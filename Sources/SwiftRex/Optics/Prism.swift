@@ -19,12 +19,26 @@ public struct Prism<Whole, Part>: Sendable {
     public let preview: @Sendable (Whole) -> Part?
     /// Embeds a part as a whole.
     public let review: @Sendable (Part) -> Whole
+    /// The case of `Whole` this prism focuses, by its ``CaseIndexable/caseIndex``, when the prism
+    /// was built for one case (``init(case:preview:review:)``); `nil` when it cannot tell.
+    ///
+    /// A Store routes each action to the units lifted through its case alone (see
+    /// ``CaseIndexable``).
+    public let caseIndex: Int?
 
     /// A prism from its two directions.
     @inlinable
     public init(preview: @escaping @Sendable (Whole) -> Part?, review: @escaping @Sendable (Part) -> Whole) {
         self.preview = preview
         self.review = review
+        caseIndex = nil
+    }
+
+    @inlinable
+    internal init(preview: @escaping @Sendable (Whole) -> Part?, review: @escaping @Sendable (Part) -> Whole, caseIndex: Int?) {
+        self.preview = preview
+        self.review = review
+        self.caseIndex = caseIndex
     }
 
     /// Whether `whole` is the focused case.
@@ -81,7 +95,9 @@ public struct Prism<Whole, Part>: Sendable {
         let innerReview = inner.review
         return Prism<Whole, Inner>(
             preview: { outerPreview($0).flatMap(innerPreview) },
-            review: { outerReview(innerReview($0)) }
+            review: { outerReview(innerReview($0)) },
+            // Whatever the inner prism matches lies inside the outer case.
+            caseIndex: caseIndex
         )
     }
 

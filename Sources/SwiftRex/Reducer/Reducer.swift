@@ -53,7 +53,8 @@ public struct Reducer<ActionType: Sendable, StateType: Sendable>: Sendable {
     /// lifted unit that does not match, or the reducer is the identity).
     @inlinable
     public func willMutate(_ action: ActionType, in state: StateType) -> Bool {
-        for unit in units where unit.applies?(action, state) ?? true { return true }
+        var state = state
+        for unit in units where unit.willMutate(action, &state) { return true }
         return false
     }
 

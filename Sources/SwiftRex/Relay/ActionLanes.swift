@@ -9,6 +9,8 @@ extension Relay {
 
         /// `prism.preview`.
         @inlinable public func extract(_ action: GlobalAction) -> LocalAction? { prism.preview(action) }
+        /// `prism.caseIndex`.
+        @inlinable public var extractedCase: Int? { prism.caseIndex }
         /// `prism.review`.
         @inlinable public func embed(_ action: LocalAction) -> GlobalAction { prism.review(action) }
     }
@@ -44,6 +46,8 @@ extension Relay {
         public let preview: @Sendable (GlobalAction) -> ElementAction<ID, LocalAction>?
         /// Embeds an element's action.
         public let review: @Sendable (ID, LocalAction) -> GlobalAction
+        /// The case `preview` extracts from, when the lane was built from a prism that knows it.
+        @usableFromInline let extractedCase: Int?
 
         /// A lane from its two directions.
         @inlinable
@@ -53,12 +57,15 @@ extension Relay {
         ) {
             self.preview = preview
             self.review = review
+            extractedCase = nil
         }
 
         /// A lane from a prism into ``ElementAction``.
         @inlinable
         public init(_ prism: Prism<GlobalAction, ElementAction<ID, LocalAction>>) {
-            self.init(preview: prism.preview, review: { prism.review(ElementAction($0, action: $1)) })
+            preview = prism.preview
+            review = { prism.review(ElementAction($0, action: $1)) }
+            extractedCase = prism.caseIndex
         }
     }
 

@@ -53,6 +53,32 @@ extension Relay {
         public func modifyEach<Action>(in state: inout GlobalState, applying run: (Action, inout Element) -> Void, with action: Action) {
             container.modify(&state) { elements in elements.updateEach { run(action, &$0) } }
         }
+
+        /// Whether an element has `id`: one hash lookup, reading the container where it lies. O(1).
+        @inlinable
+        public func containsElement(_ id: Element.ID, in state: inout GlobalState) -> Bool {
+            container.inspect(&state) { $0.slotByID[id] != nil }
+        }
+
+        /// `body` applied to the element with `id`, reading the container where it lies. O(1).
+        @inlinable
+        public func inspectElement<Result>(_ id: Element.ID, in state: inout GlobalState, _ body: (Element) -> Result) -> Result? {
+            container.inspect(&state) { elements in elements[id: id].map(body) }
+        }
+
+        /// Whether the container is empty, read where it lies. O(1).
+        @inlinable
+        public func isEmpty(inPlace state: inout GlobalState) -> Bool {
+            container.inspect(&state) { $0.isEmpty }
+        }
+
+        /// Every element in container order, read where the container lies. O(n).
+        @inlinable
+        public func forEachElement(inPlace state: inout GlobalState, _ body: (Element.ID, Element) -> Void) {
+            container.inspect(&state) { elements in
+                for element in elements { body(element.id, element) }
+            }
+        }
     }
 }
 

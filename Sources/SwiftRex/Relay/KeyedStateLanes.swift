@@ -23,6 +23,46 @@ public protocol KeyedState: Sendable {
     /// Applies `run(action, &element)` to every element in place, in container order, without
     /// reading ids: the broadcast reducer's loop, one call per element. O(n).
     func modifyEach<Action>(in state: inout GlobalState, applying run: (Action, inout Element) -> Void, with action: Action)
+
+    // Reads made before any mutation. Each takes the app's state `inout` for its address only and
+    // writes nothing: the library's lanes reach a container stored at a fixed offset where it
+    // lies, so a large app state is never copied to answer them. The defaults call the by-value
+    // forms above (which copy the state).
+
+    /// Whether the element with `id` is present, reading no element. O(1) amortised.
+    func containsElement(_ id: ID, in state: inout GlobalState) -> Bool
+    /// `body` applied to the element with `id`, or `nil` when it is absent. O(1) amortised.
+    func inspectElement<Result>(_ id: ID, in state: inout GlobalState, _ body: (Element) -> Result) -> Result?
+    /// Whether the container holds no element. O(1).
+    func isEmpty(inPlace state: inout GlobalState) -> Bool
+    /// Calls `body` for every element, in container order. O(n).
+    func forEachElement(inPlace state: inout GlobalState, _ body: (ID, Element) -> Void)
+}
+
+extension KeyedState {
+    /// `element(id, in: state) != nil`.
+    @inlinable
+    public func containsElement(_ id: ID, in state: inout GlobalState) -> Bool {
+        element(id, in: state) != nil
+    }
+
+    /// `element(id, in: state).map(body)`.
+    @inlinable
+    public func inspectElement<Result>(_ id: ID, in state: inout GlobalState, _ body: (Element) -> Result) -> Result? {
+        element(id, in: state).map(body)
+    }
+
+    /// `isEmpty(in: state)`.
+    @inlinable
+    public func isEmpty(inPlace state: inout GlobalState) -> Bool {
+        isEmpty(in: state)
+    }
+
+    /// `forEachElement(in: state, body)`.
+    @inlinable
+    public func forEachElement(inPlace state: inout GlobalState, _ body: (ID, Element) -> Void) {
+        forEachElement(in: state, body)
+    }
 }
 
 extension KeyedState {
@@ -195,6 +235,33 @@ extension Relay {
                 }
             }
         }
+
+        /// Whether an element has `id`, reading the container where it lies.
+        @inlinable
+        public func containsElement(_ id: ID, in state: inout GlobalState) -> Bool {
+            container.inspect(&state) { position(id, in: $0) != nil }
+        }
+
+        /// `body` applied to the element with `id`, reading the container where it lies.
+        @inlinable
+        public func inspectElement<Result>(_ id: ID, in state: inout GlobalState, _ body: (Container.Element) -> Result) -> Result? {
+            container.inspect(&state) { elements in position(id, in: elements).map { body(elements[elements.startIndex + $0]) } }
+        }
+
+        /// Whether the container is empty, read where it lies.
+        @inlinable
+        public func isEmpty(inPlace state: inout GlobalState) -> Bool {
+            container.inspect(&state) { $0.isEmpty }
+        }
+
+        /// Every element in container order, read where the container lies.
+        @inlinable
+        public func forEachElement(inPlace state: inout GlobalState, _ body: (ID, Container.Element) -> Void) {
+            let identify = self.identify
+            container.inspect(&state) { elements in
+                for element in elements { body(identify(element), element) }
+            }
+        }
     }
 
     /// Elements located by position: the id is the index (inserting or removing shifts the ids
@@ -248,6 +315,32 @@ extension Relay {
                 }
             }
         }
+
+        /// Whether `index` is in bounds, reading the container where it lies.
+        @inlinable
+        public func containsElement(_ index: Int, in state: inout GlobalState) -> Bool {
+            container.inspect(&state) { $0.indices.contains(index) }
+        }
+
+        /// `body` applied to the element at `index`, reading the container where it lies.
+        @inlinable
+        public func inspectElement<Result>(_ index: Int, in state: inout GlobalState, _ body: (Container.Element) -> Result) -> Result? {
+            container.inspect(&state) { elements in elements.indices.contains(index) ? body(elements[index]) : nil }
+        }
+
+        /// Whether the container is empty, read where it lies.
+        @inlinable
+        public func isEmpty(inPlace state: inout GlobalState) -> Bool {
+            container.inspect(&state) { $0.isEmpty }
+        }
+
+        /// Every element in order, read where the container lies.
+        @inlinable
+        public func forEachElement(inPlace state: inout GlobalState, _ body: (Int, Container.Element) -> Void) {
+            container.inspect(&state) { elements in
+                for index in elements.indices { body(index, elements[index]) }
+            }
+        }
     }
 
     /// Values of a dictionary located by key in O(1), mutated in place; enumerated in ascending
@@ -291,6 +384,32 @@ extension Relay {
         public func modifyEach(in state: inout GlobalState, _ body: (Key, inout Value) -> Void) {
             container.modify(&state) { dictionary in
                 for key in dictionary.keys.sorted() { body(key, &dictionary[key]!) }
+            }
+        }
+
+        /// Whether `key` is present, reading the dictionary where it lies.
+        @inlinable
+        public func containsElement(_ key: Key, in state: inout GlobalState) -> Bool {
+            container.inspect(&state) { $0.index(forKey: key) != nil }
+        }
+
+        /// `body` applied to the value for `key`, reading the dictionary where it lies.
+        @inlinable
+        public func inspectElement<Result>(_ key: Key, in state: inout GlobalState, _ body: (Value) -> Result) -> Result? {
+            container.inspect(&state) { dictionary in dictionary[key].map(body) }
+        }
+
+        /// Whether the dictionary is empty, read where it lies.
+        @inlinable
+        public func isEmpty(inPlace state: inout GlobalState) -> Bool {
+            container.inspect(&state) { $0.isEmpty }
+        }
+
+        /// Every value in ascending key order, read where the dictionary lies.
+        @inlinable
+        public func forEachElement(inPlace state: inout GlobalState, _ body: (Key, Value) -> Void) {
+            container.inspect(&state) { dictionary in
+                for key in dictionary.keys.sorted() { body(key, dictionary[key]!) }
             }
         }
     }

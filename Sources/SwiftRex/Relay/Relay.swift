@@ -50,6 +50,17 @@ public protocol ExtractsAction: Sendable {
     associatedtype LocalAction
     /// The local action, or `nil` when the global action is not for this feature.
     func extract(_ action: GlobalAction) -> LocalAction?
+    /// The case of `GlobalAction` this lane extracts, by its ``CaseIndexable/caseIndex``, when the
+    /// lane extracts from that case alone (whatever the payload); `nil` when it cannot tell, the
+    /// default. A Store whose action is ``CaseIndexable`` asks a feature lifted through such a
+    /// lane only for actions of its case.
+    var extractedCase: Int? { get }
+}
+
+extension ExtractsAction {
+    /// `nil`: the lane cannot tell which case it extracts.
+    @inlinable
+    public var extractedCase: Int? { nil }
 }
 
 /// An action lane that embeds a local action into the global one (total: what a feature says
@@ -75,6 +86,30 @@ public protocol WritesState: Sendable {
     func preview(_ state: GlobalState) -> LocalState?
     /// Mutates the focus in place when present; returns whether it was.
     func tryModify(_ state: inout GlobalState, _ body: (inout LocalState) -> Void) -> Bool
+    /// Reads the focus for a test made before any mutation, or returns `nil` when it is absent.
+    ///
+    /// `state` is `inout` for its address only: `body` receives the focus `inout` and must not
+    /// write it. The library's key-path lanes hand over the focus where it lies, so nothing is
+    /// copied whatever its size; the default reads a copy through ``preview(_:)``.
+    func inspect<Result>(_ state: inout GlobalState, _ body: (inout LocalState) -> Result) -> Result?
+    /// Whether ``tryModify(_:_:)`` reaches the focus where it lies and runs nothing around `body`
+    /// that copies or writes (a key path of stored properties, to a value or to an optional).
+    /// A Store then tells observers of a change from inside `body`, just before the first write,
+    /// and asks the lane once per action instead of twice. The default is `false`.
+    var modifiesInPlace: Bool { get }
+}
+
+extension WritesState {
+    /// Reads a copy of the focus through ``preview(_:)``.
+    @inlinable
+    public func inspect<Result>(_ state: inout GlobalState, _ body: (inout LocalState) -> Result) -> Result? {
+        guard var local = preview(state) else { return nil }
+        return body(&local)
+    }
+
+    /// `false`: a lane reaches its focus in place only when it says so.
+    @inlinable
+    public var modifiesInPlace: Bool { false }
 }
 
 /// An environment lane that narrows the app's environment to the feature's.
@@ -101,6 +136,10 @@ extension Relay.Identity: ExtractsAction, EmbedsAction, WritesState, NarrowsEnvi
         body(&state)
         return true
     }
+    /// The state itself, in place.
+    @inlinable public func inspect<Result>(_ state: inout Value, _ body: (inout Value) -> Result) -> Result? { body(&state) }
+    /// In place.
+    @inlinable public var modifiesInPlace: Bool { true }
     /// The environment itself.
     @inlinable public func narrow(_ environment: Value) -> Value { environment }
 }

@@ -16,6 +16,12 @@ extension Relay {
             lens.modify(&state, body)
             return true
         }
+        /// The slice where it lies for a key-path lens; a copy read by `lens.get` otherwise.
+        @inlinable public func inspect<Result>(_ state: inout GlobalState, _ body: (inout LocalState) -> Result) -> Result? {
+            lens.inspect(&state, body)
+        }
+        /// Whether the lens reaches its part through stored properties only.
+        @inlinable public var modifiesInPlace: Bool { lens.inPlace != nil }
     }
 
     /// An affine state lane: the focus may be absent (an optional, an enum case); mutated in
@@ -35,6 +41,13 @@ extension Relay {
         @inlinable public func tryModify(_ state: inout GlobalState, _ body: (inout LocalState) -> Void) -> Bool {
             traversal.tryModify(&state, body)
         }
+        /// The focus where it lies for a key path of stored properties; a copy read by
+        /// `traversal.preview` otherwise.
+        @inlinable public func inspect<Result>(_ state: inout GlobalState, _ body: (inout LocalState) -> Result) -> Result? {
+            traversal.inspect(&state, body)
+        }
+        /// Whether the traversal reaches its focus with offsets alone.
+        @inlinable public var modifiesInPlace: Bool { traversal.inPlace != nil }
     }
 
     /// An environment lane that narrows by a projection.
@@ -60,4 +73,24 @@ extension Relay.StateAffine: PlacesFocus {
 
 extension Relay.Identity: PlacesFocus {
     @inlinable var focusPlacement: FocusPlacement { .identity }
+}
+
+/// A lane that can say where its focus lies, for lifts that reach it with pointer arithmetic
+/// alone (the library's key-path lanes can).
+@usableFromInline
+internal protocol ReachesFocusInPlace {
+    /// Where the focus lies in the global state, or `nil` when it cannot be reached in place.
+    var inPlaceFocus: InPlaceFocus? { get }
+}
+
+extension Relay.StateLens: ReachesFocusInPlace {
+    @inlinable var inPlaceFocus: InPlaceFocus? { lens.inPlace }
+}
+
+extension Relay.StateAffine: ReachesFocusInPlace {
+    @inlinable var inPlaceFocus: InPlaceFocus? { traversal.inPlace }
+}
+
+extension Relay.Identity: ReachesFocusInPlace {
+    @inlinable var inPlaceFocus: InPlaceFocus? { .stored(0) }
 }

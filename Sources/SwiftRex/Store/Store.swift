@@ -40,6 +40,11 @@ public final class Store<Action: Sendable, State: Sendable, Environment: Sendabl
     @usableFromInline let reducerUnits: [ReducerUnit<Action, State>]
     /// Whether every reducer unit always applies (no pre-mutation test to run).
     @usableFromInline let reducersAlwaysApply: Bool
+    /// Whether the behavior has reducer units (phase 2 asks them even when no reaction mutates).
+    @usableFromInline let hasReducerUnits: Bool
+    /// The reducer units to ask for each case of a ``CaseIndexable`` action (indices into
+    /// `reducerUnits`), and how to read the case.
+    @usableFromInline let routes: ActionRoutes<Action>
     /// The only reducer unit of a one-unit reducer-only behavior (else a no-op): held in a `let`
     /// so the hot path calls its closures without copying (retaining) them out of an array.
     @usableFromInline let soleReducer: ReducerUnit<Action, State>
@@ -75,6 +80,9 @@ public final class Store<Action: Sendable, State: Sendable, Environment: Sendabl
     @usableFromInline var mailbox: Mailbox<Action>!
     /// Reads the live state (weakly): the getter behind `stateBefore` and `liveState`.
     @usableFromInline let stateReader: @MainActor @Sendable () -> State?
+    /// Reads the live state where it lies (weakly): phase 1's context reads through it, so a lifted
+    /// feature reads its slice without a copy of the whole state.
+    @usableFromInline let stateInspector: @MainActor @Sendable ((inout State) -> Void) -> Bool
     /// The phase-3 context, built once (environment, live state reader and generators never change).
     @usableFromInline let postContext: PostReducerContext<State, Environment>
 
@@ -119,6 +127,8 @@ public final class Store<Action: Sendable, State: Sendable, Environment: Sendabl
         }
         self.reducerUnits = behavior.isReducerOnly ? reducerUnits : []
         reducersAlwaysApply = !reducerUnits.isEmpty && reducerUnits.allSatisfy { $0.applies == nil }
+        hasReducerUnits = !reducerUnits.isEmpty
+        routes = ActionRoutes(cases: reducerUnits.map(\.actionCase))
         hasSoleReducer = behavior.isReducerOnly && reducerUnits.count == 1
         soleReducer = hasSoleReducer ? reducerUnits[0] : ReducerUnit(applies: { _, _ in false }, scope: .nothing, run: { _, _ in })
         supervisor = behavior.supervisor
@@ -142,6 +152,11 @@ public final class Store<Action: Sendable, State: Sendable, Environment: Sendabl
         // The reader is built before `self` is complete, so it reaches the store through a weak box.
         let box = WeakStoreBox<Action, State, Environment>()
         stateReader = { box.store?.storage }
+        stateInspector = { body in
+            guard let store = box.store else { return false }
+            body(&store.storage)
+            return true
+        }
         postContext = PostReducerContext(environment: environment, liveState: stateReader, generators: generators)
         // One main-actor drain per burst, enqueued on the main actor directly from any thread.
         let mailbox = Mailbox<Action>(scheduleDrain: {
@@ -252,21 +267,42 @@ public final class Store<Action: Sendable, State: Sendable, Environment: Sendabl
         }
         var scope = reducersScope
         var mask = reducersMask
-        if !reducersAlwaysApply {
-            // Every unit is asked (no early exit) so each lifted unit can report a missing element.
+        if reducersAlwaysApply {
+            if observers.isEmpty {
+                for unit in reducerUnits { unit.run(action, &storage) }
+            } else {
+                notify(willChange: true)
+                for unit in reducerUnits { unit.run(action, &storage) }
+                notify(willChange: false)
+            }
+        } else {
+            // Every unit that may act on the action is asked, in order (no early exit, so each
+            // lifted unit can report a missing element): with a case-indexed action, the units of
+            // its case and those that name none; else every unit. Each decides and mutates in one
+            // pass, and observers hear `willChange` just before the first write.
             scope = .nothing
             mask = 0
-            for index in reducerUnits.indices where reducerUnits[index].willMutate(action, &storage) {
-                scope = scope.merged(reducerUnits[index].scope)
-                mask |= reducerMasks[index]
+            var applied = false
+            var group: Range<Int>?
+            if let caseOf = routes.caseOf { group = routes.group(of: caseOf(action)) }
+            func askEveryUnit(_ willWrite: () -> Void) {
+                applied = askReducerUnits(
+                    reducerUnits, masks: reducerMasks, routed: routes.units, group: group,
+                    action: action, state: &storage, scope: &scope, mask: &mask, willWrite: willWrite
+                )
             }
-            guard scope != .nothing else { return }
-        }
-        if observers.isEmpty {
-            for unit in reducerUnits { unit.run(action, &storage) }
-        } else {
-            notify(willChange: true)
-            for unit in reducerUnits { unit.run(action, &storage) }
+            if observers.willChangeCount == 0 {
+                askEveryUnit {}
+            } else {
+                var notified = false
+                askEveryUnit {
+                    if !notified {
+                        notified = true
+                        notify(willChange: true)
+                    }
+                }
+            }
+            guard applied else { return }
             notify(willChange: false)
         }
         if supervisor != nil, reachesSupervision(mask) { reconcile(after: scope, mask: mask, action: action, depth: depth) }
@@ -282,8 +318,16 @@ public final class Store<Action: Sendable, State: Sendable, Environment: Sendabl
     /// The reducer-only path for a single unit.
     @inlinable
     internal func runSoleReducer(_ action: Action, depth: Int) {
-        if soleReducer.applies != nil, !soleReducer.willMutate(action, &storage) { return }
-        if observers.isEmpty {
+        if soleReducer.applies != nil {
+            // A lifted unit decides and mutates in one pass; observers hear `willChange` just
+            // before its first write.
+            if observers.willChangeCount == 0 {
+                guard soleReducer.reduce(action, &storage, {}) else { return }
+            } else {
+                guard soleReducer.reduce(action, &storage, { notify(willChange: true) }) else { return }
+            }
+            notify(willChange: false)
+        } else if observers.isEmpty {
             soleReducer.run(action, &storage)
         } else {
             notify(willChange: true)
@@ -328,25 +372,18 @@ public final class Store<Action: Sendable, State: Sendable, Environment: Sendabl
     @inlinable
     @inline(never)
     internal func runAllPhases(_ action: Action, source: ActionSource, depth: Int) {
-        // P1: handle, against the pre-mutation state. Reducer units only record that they will
-        // mutate (in P2 each unit skips by itself when it does not apply); grouped reactions keep
-        // their mutation in a buffer; the first producer stays out of any buffer. The buffers are
-        // empty between dispatches.
-        let context = PreReducerContext<State>(source: source, stateBefore: stateReader)
+        // P1: handle, against the pre-mutation state. Grouped reactions keep their mutation in a
+        // buffer; the first producer stays out of any buffer; reducer units wait for P2, where
+        // each decides and mutates in one pass. The buffers are empty between dispatches.
+        let context = PreReducerContext<State>(source: source, inspectState: stateInspector)
         var mutates = false
         var scope = MutationScope.nothing
         var mask: UInt64 = 0
         var firstProducer: Producer<Action, State, Environment>?
         for (index, unit) in behavior.units.enumerated() {
             switch unit {
-            case .reducer(let reducer):
-                // Every unit is asked (no early exit): each lifted unit can report a missing
-                // element, and a supervising store learns what the action may change.
-                if reducer.willMutate(action, &storage) {
-                    mutates = true
-                    scope = scope.merged(reducer.scope)
-                    mask |= unitMasks[index]
-                }
+            case .reducer:
+                break
             case .producer(let produce, _):
                 if let reader = produce(action, context) {
                     if firstProducer == nil { firstProducer = reader } else { producers.append(reader) }
@@ -369,14 +406,30 @@ public final class Store<Action: Sendable, State: Sendable, Environment: Sendabl
                 break
             }
         }
-        // P2: mutate in place, in list order, bracketed by one notification pair.
-        if mutates {
-            notify(willChange: true)
+        // P2: mutate in place, in list order, bracketed by one notification pair. Every reducer
+        // unit is asked (no early exit: each lifted unit can report a missing element, and a
+        // supervising store learns what the action may change); observers hear `willChange`
+        // before the first write: at once when a reaction mutates, else just before the first
+        // reducer unit that applies writes.
+        if mutates || hasReducerUnits {
+            var notified = mutates
+            if mutates { notify(willChange: true) }
             var reactionIndex = 0
-            for unit in behavior.units {
+            // With a case-indexed action, reducer units lifted through another case are skipped.
+            let actionCase = routes.caseOf?(action)
+            for (index, unit) in behavior.units.enumerated() {
                 switch unit {
                 case .reducer(let reducer):
-                    reducer.run(action, &storage)
+                    if let actionCase, let unitCase = reducer.actionCase, unitCase != actionCase { continue }
+                    if reducer.reduce(action, &storage, {
+                        if !notified {
+                            notified = true
+                            notify(willChange: true)
+                        }
+                    }) {
+                        scope = scope.merged(reducer.scope)
+                        mask |= unitMasks[index]
+                    }
                 case .reaction:
                     reactionMutations[reactionIndex].runEndoMut(&storage)
                     reactionIndex &+= 1
@@ -384,7 +437,8 @@ public final class Store<Action: Sendable, State: Sendable, Environment: Sendabl
                     break
                 }
             }
-            notify(willChange: false)
+            if notified { notify(willChange: false) }
+            mutates = notified
         }
         if !reactionMutations.isEmpty { reactionMutations.removeAll(keepingCapacity: true) }
         // P3: resolve every effect against the post-mutation state; P4: schedule each component

@@ -1,0 +1,47 @@
+// Where an optic's focus lies inside the whole when it can be reached with pointer arithmetic
+// alone: the key-path optics know, and every read and write through them then happens at the
+// focus's address. No accessor runs and nothing is copied, whatever the size of the whole or of
+// the part; a `get` through a closure, by contrast, returns the part by value, and Swift copies
+// a large value type onto the stack to do that.
+
+/// How an optic reaches its focus in place: a stored part at a fixed byte offset, or the payload
+/// of an `Optional` stored at a fixed byte offset.
+@usableFromInline
+internal enum InPlaceFocus: Sendable, Equatable {
+    /// The part is stored inline at this byte offset of the whole (a path of stored properties;
+    /// `0` for the whole itself).
+    case stored(Int)
+    /// An `Optional` of the part is stored inline at this byte offset of the whole.
+    case optional(Int)
+
+    /// The focus of `inner` (an optic on this focus's part), seen from this whole; `nil` when it
+    /// cannot be reached with offsets alone (past an optional).
+    @inlinable
+    func appending(_ inner: InPlaceFocus?) -> InPlaceFocus? {
+        guard case .stored(let outer) = self, let inner else { return nil }
+        switch inner {
+        case .stored(let offset): return .stored(outer + offset)
+        case .optional(let offset): return .optional(outer + offset)
+        }
+    }
+
+    /// Runs `body` on the focus of `whole` where it lies; `nil` when an optional focus is `nil`.
+    ///
+    /// `whole` is taken `inout` for its address: nothing is copied, and nothing is written unless
+    /// `body` writes. The optional's payload is reached with an in-place force unwrap, after an
+    /// in-place test of its case.
+    @inlinable
+    func project<Whole, Part, Result>(_ whole: inout Whole, as _: Part.Type, _ body: (inout Part) -> Result) -> Result? {
+        withUnsafeMutablePointer(to: &whole) { pointer in
+            let raw = UnsafeMutableRawPointer(pointer)
+            switch self {
+            case .stored(let offset):
+                return body(&raw.advanced(by: offset).assumingMemoryBound(to: Part.self).pointee)
+            case .optional(let offset):
+                let slot = raw.advanced(by: offset).assumingMemoryBound(to: Part?.self)
+                guard slot.pointee != nil else { return nil }
+                return body(&slot.pointee!)
+            }
+        }
+    }
+}
