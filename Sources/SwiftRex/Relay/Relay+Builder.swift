@@ -2,47 +2,61 @@
 // and an instance refiner available only while its lane is still `Identity`, so each axis is set
 // at most once, in any order. An `Identity` lane's type is pinned by the lane that replaces it or
 // by the host's constraints.
+//
+// Type-checking: each static entry declares the lane it builds as the scope's own
+// (`where ActionLane == …`), so the scope type a host expects binds the lane, and the global type
+// behind a leading-dot key path, as soon as the entry is chosen; and the prism and closure entries
+// of `action` are disfavoured, so a case key path settles on its own entry without the others
+// being tried through the rest of the chain. Both keep a `.action(\.x).state(\.y)` chain cheap to
+// type-check.
 
 extension Relay.Scope {
     /// A scope whose action lane re-indexes actions through a prism (extract inbound, embed outbound).
+    @_disfavoredOverload
     @inlinable
-    public static func action<G, L, S, E>(_ prism: Prism<G, L>) -> Relay.Scope<Relay.ActionPrism<G, L>, Relay.Identity<S>, Relay.Identity<E>> {
+    public static func action<G, L, S, E>(_ prism: Prism<G, L>) -> Relay.Scope<ActionLane, Relay.Identity<S>, Relay.Identity<E>> where ActionLane == Relay.ActionPrism<G, L> {
         .init(action: Relay.ActionPrism(prism), state: .init(), environment: .init())
     }
 
     /// A scope whose action lane re-indexes actions through a preview and a review closure.
+    @_disfavoredOverload
     @inlinable
-    public static func action<G, L, S, E>(preview: @escaping @Sendable (G) -> L?, review: @escaping @Sendable (L) -> G) -> Relay.Scope<Relay.ActionPrism<G, L>, Relay.Identity<S>, Relay.Identity<E>> {
+    public static func action<G, L, S, E>(preview: @escaping @Sendable (G) -> L?, review: @escaping @Sendable (L) -> G) -> Relay.Scope<ActionLane, Relay.Identity<S>, Relay.Identity<E>> where ActionLane == Relay.ActionPrism<G, L> {
         .init(action: Relay.ActionPrism(Prism(preview: preview, review: review)), state: .init(), environment: .init())
     }
 
     /// A scope whose action lane extracts actions with a preview closure (a trigger).
+    @_disfavoredOverload
     @inlinable
-    public static func action<G, L, S, E>(preview: @escaping @Sendable (G) -> L?) -> Relay.Scope<Relay.ActionExtract<G, L>, Relay.Identity<S>, Relay.Identity<E>> {
+    public static func action<G, L, S, E>(preview: @escaping @Sendable (G) -> L?) -> Relay.Scope<ActionLane, Relay.Identity<S>, Relay.Identity<E>> where ActionLane == Relay.ActionExtract<G, L> {
         .init(action: Relay.ActionExtract(preview), state: .init(), environment: .init())
     }
 
     /// A scope whose action lane embeds actions with a trailing review closure (a dispatch target).
+    @_disfavoredOverload
     @inlinable
-    public static func action<G, L, S, E>(_ review: @escaping @Sendable (L) -> G) -> Relay.Scope<Relay.ActionEmbed<G, L>, Relay.Identity<S>, Relay.Identity<E>> {
+    public static func action<G, L, S, E>(_ review: @escaping @Sendable (L) -> G) -> Relay.Scope<ActionLane, Relay.Identity<S>, Relay.Identity<E>> where ActionLane == Relay.ActionEmbed<G, L> {
         .init(action: Relay.ActionEmbed(review), state: .init(), environment: .init())
     }
 
     /// A scope whose action lane addresses actions to one element of a collection through an `ElementAction` prism.
+    @_disfavoredOverload
     @inlinable
-    public static func action<G, ID, L, S, E>(_ prism: Prism<G, ElementAction<ID, L>>) -> Relay.Scope<Relay.ActionElement<G, ID, L>, Relay.Identity<S>, Relay.Identity<E>> {
+    public static func action<G, ID, L, S, E>(_ prism: Prism<G, ElementAction<ID, L>>) -> Relay.Scope<ActionLane, Relay.Identity<S>, Relay.Identity<E>> where ActionLane == Relay.ActionElement<G, ID, L> {
         .init(action: Relay.ActionElement(prism), state: .init(), environment: .init())
     }
 
     /// A scope whose action lane broadcasts one inbound action to every element; elements' actions go out through `into`.
+    @_disfavoredOverload
     @inlinable
-    public static func action<G, ID, L, S, E>(broadcast inbound: Prism<G, L>, into outbound: Prism<G, ElementAction<ID, L>>) -> Relay.Scope<Relay.ActionBroadcast<G, ID, L>, Relay.Identity<S>, Relay.Identity<E>> {
+    public static func action<G, ID, L, S, E>(broadcast inbound: Prism<G, L>, into outbound: Prism<G, ElementAction<ID, L>>) -> Relay.Scope<ActionLane, Relay.Identity<S>, Relay.Identity<E>> where ActionLane == Relay.ActionBroadcast<G, ID, L> {
         .init(action: Relay.ActionBroadcast(preview: inbound.preview, review: { outbound.review(ElementAction($0, action: $1)) }), state: .init(), environment: .init())
     }
 
     /// A scope whose action lane broadcasts one inbound action (a preview) to every element; elements' actions go out through `embed`.
+    @_disfavoredOverload
     @inlinable
-    public static func action<G, ID, L, S, E>(broadcast preview: @escaping @Sendable (G) -> L?, embed: @escaping @Sendable (ID, L) -> G) -> Relay.Scope<Relay.ActionBroadcast<G, ID, L>, Relay.Identity<S>, Relay.Identity<E>> {
+    public static func action<G, ID, L, S, E>(broadcast preview: @escaping @Sendable (G) -> L?, embed: @escaping @Sendable (ID, L) -> G) -> Relay.Scope<ActionLane, Relay.Identity<S>, Relay.Identity<E>> where ActionLane == Relay.ActionBroadcast<G, ID, L> {
         .init(action: Relay.ActionBroadcast(preview: preview, review: embed), state: .init(), environment: .init())
     }
 
@@ -108,13 +122,13 @@ extension Relay.Scope {
 
     /// A scope whose environment lane narrows the environment through a key path.
     @inlinable
-    public static func environment<G, L, A, S>(_ keyPath: KeyPath<G, L> & Sendable) -> Relay.Scope<Relay.Identity<A>, Relay.Identity<S>, Relay.EnvironmentNarrow<G, L>> {
+    public static func environment<G, L, A, S>(_ keyPath: KeyPath<G, L> & Sendable) -> Relay.Scope<Relay.Identity<A>, Relay.Identity<S>, EnvironmentLane> where EnvironmentLane == Relay.EnvironmentNarrow<G, L> {
         .init(action: .init(), state: .init(), environment: Relay.EnvironmentNarrow { $0[keyPath: keyPath] })
     }
 
     /// A scope whose environment lane narrows the environment through a projection closure.
     @inlinable
-    public static func environment<G, L, A, S>(_ project: @escaping @Sendable (G) -> L) -> Relay.Scope<Relay.Identity<A>, Relay.Identity<S>, Relay.EnvironmentNarrow<G, L>> {
+    public static func environment<G, L, A, S>(_ project: @escaping @Sendable (G) -> L) -> Relay.Scope<Relay.Identity<A>, Relay.Identity<S>, EnvironmentLane> where EnvironmentLane == Relay.EnvironmentNarrow<G, L> {
         .init(action: .init(), state: .init(), environment: Relay.EnvironmentNarrow(project))
     }
 
