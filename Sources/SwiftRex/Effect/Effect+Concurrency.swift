@@ -157,23 +157,8 @@ extension Effect {
         file: String = #fileID, function: String = #function, line: UInt = #line,
         consume: @escaping @Sendable (_ values: AsyncStream<Value>, _ send: Send<Action>) async -> Void
     ) -> Effect {
-        channel(value: value, scheduling: scheduling, file: file, function: function, line: line) { send, complete in
-            let (stream, continuation) = AsyncStream<Value>.makeStream(bufferingPolicy: bufferingPolicy)
-            let run = EffectRun()
-            let sender = Send<Action>(run: run, deliver: send)
-            let task = Task {
-                if run.isRunning { await consume(stream, sender) }
-                continuation.finish()
-                if run.finish() { complete() }
-            }
-            return ChannelHandler(
-                receive: { continuation.yield($0) },
-                cancel: {
-                    run.cancel()
-                    continuation.finish()
-                    task.cancel()
-                }
-            )
+        channel(value: value, scheduling: scheduling, bufferingPolicy: bufferingPolicy, file: file, function: function, line: line) { values, send, _ in
+            await consume(values, send)
         }
     }
 }
