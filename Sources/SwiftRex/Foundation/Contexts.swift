@@ -8,30 +8,45 @@ public struct PreReducerContext<State> {
     public let source: ActionSource
     @usableFromInline
     internal let readState: @MainActor () -> State?
+    @usableFromInline
+    internal let readGenerators: @Sendable () -> StoreGenerators
 
-    /// A context whose state is read through `stateBefore` (live: call it during phase 1 only).
+    /// A context whose state is read through `stateBefore` (live: call it during phase 1 only),
+    /// with live generators.
     @inlinable
     public init(source: ActionSource, stateBefore: @escaping @MainActor () -> State?) {
+        self.init(source: source, stateBefore: stateBefore, generators: { .live })
+    }
+
+    /// A context whose generators are the store's (read when asked for).
+    @inlinable
+    public init(source: ActionSource, stateBefore: @escaping @MainActor () -> State?, generators: @escaping @Sendable () -> StoreGenerators) {
         self.source = source
         self.readState = stateBefore
+        self.readGenerators = generators
     }
 
     /// The state before this action's mutations, or `nil` when the store is gone or a lift's focus is absent.
     @inlinable
     public var stateBefore: State? { readState() }
 
+    /// The store's injected clock, date and UUID generators (a `TestStore`'s are deterministic):
+    /// take a UUID or the date here to put it in the state and hand it to the effect.
+    @inlinable
+    public var generators: StoreGenerators { readGenerators() }
+
     /// Narrows the state through a total projection.
     @inlinable
     public func map<Local>(_ transform: @escaping @MainActor (State) -> Local) -> PreReducerContext<Local> {
         let read = readState
-        return PreReducerContext<Local>(source: source, stateBefore: { read().map(transform) })
+        return PreReducerContext<Local>(source: source, stateBefore: { read().map(transform) }, generators: readGenerators)
     }
 
     /// Narrows the state through a partial projection (`nil` when the focus is absent).
     @inlinable
     public func compactMap<Local>(_ transform: @escaping @MainActor (State) -> Local?) -> PreReducerContext<Local> {
         let read = readState
-        return PreReducerContext<Local>(source: source, stateBefore: { read().flatMap(transform) })
+        return PreReducerContext<Local>(source: source, stateBefore: { read().flatMap(transform) }, generators: readGenerators)
     }
 }
 

@@ -67,6 +67,8 @@ public final class Store<Action: Sendable, State: Sendable, Environment: Sendabl
     @usableFromInline let stateReader: @MainActor @Sendable () -> State?
     /// The phase-3 context, built once (environment, live state reader and generators never change).
     @usableFromInline let postContext: PostReducerContext<State, Environment>
+    /// Hands phase 1 the generators (built once: a context holds it without copying them).
+    @usableFromInline let generatorsReader: @Sendable () -> StoreGenerators
 
     private var streamContinuations: [UInt64: AsyncStream<State>.Continuation] = [:]
     private var streamTokens: [UInt64: SubscriptionToken] = [:]
@@ -120,6 +122,7 @@ public final class Store<Action: Sendable, State: Sendable, Environment: Sendabl
         let box = WeakStoreBox<Action, State, Environment>()
         stateReader = { box.store?.storage }
         postContext = PostReducerContext(environment: environment, liveState: stateReader, generators: generators)
+        generatorsReader = { [generators] in generators }
         let mailbox = Mailbox<Action>(scheduleDrain: { [weak self] in
             Task { @MainActor [weak self] in self?.drainMailbox() }
         })
@@ -262,7 +265,7 @@ public final class Store<Action: Sendable, State: Sendable, Environment: Sendabl
         // mutate (in P2 each unit skips by itself when it does not apply); grouped reactions keep
         // their mutation in a buffer; the first producer stays out of any buffer. The buffers are
         // empty between dispatches.
-        let context = PreReducerContext<State>(source: source, stateBefore: stateReader)
+        let context = PreReducerContext<State>(source: source, stateBefore: stateReader, generators: generatorsReader)
         var mutates = false
         var scope = MutationScope.nothing
         var firstProducer: Producer<Action, State, Environment>?
