@@ -2,16 +2,13 @@ import Foundation
 import Synchronization
 
 /// What the one-closure ``Behavior/reduce(_:)-(@Sendable(Action,inout State,MutationContext)->Producer<Action,State,Environment>)``
-/// form sees while it mutates (phase 2): the action's source and the store's generators.
+/// form sees while it mutates (phase 2): the store's generators.
 public struct MutationContext: Sendable {
-    /// Who dispatched the action.
-    public let source: ActionSource
     @usableFromInline let readGenerators: @Sendable () -> StoreGenerators
 
-    /// A context from its parts.
+    /// A context reading the given generators.
     @inlinable
-    public init(source: ActionSource, generators: @escaping @Sendable () -> StoreGenerators) {
-        self.source = source
+    public init(generators: @escaping @Sendable () -> StoreGenerators) {
         self.readGenerators = generators
     }
 
@@ -57,7 +54,7 @@ extension Behavior {
         return Behavior(units: [.reaction({ action, context in
             let record = spare.claim() ? spare : MutationRecord(body, isSpare: false)
             record.action = action
-            record.context = MutationContext(source: context.source, generators: context.readGenerators)
+            record.readGenerators = context.readGenerators
             return Reaction(
                 mutation: .mutation(EndoMut { state in record.mutate(&state) }),
                 produce: Reader { post in record.produce(post) }
@@ -84,9 +81,11 @@ internal final class MutationRecord<Action: Sendable, State: Sendable, Environme
     @usableFromInline let body: @Sendable (Action, inout State, MutationContext) -> Producer<Action, State, Environment>
     @usableFromInline let isSpare: Bool
     @usableFromInline let claimed = Atomic<Bool>(false)
-    @usableFromInline var action: Action?
-    @usableFromInline var context: MutationContext?
-    @usableFromInline var producer: Producer<Action, State, Environment>?
+    // Unchecked: one dispatch at a time touches a record, in phase order (see the type's comment);
+    // checked, each access cost a runtime exclusivity record (about a third of the form's cost).
+    @exclusivity(unchecked) @usableFromInline var action: Action?
+    @exclusivity(unchecked) @usableFromInline var readGenerators: @Sendable () -> StoreGenerators = { .live }
+    @exclusivity(unchecked) @usableFromInline var producer: Producer<Action, State, Environment>?
 
     @inlinable
     init(_ body: @escaping @Sendable (Action, inout State, MutationContext) -> Producer<Action, State, Environment>, isSpare: Bool) {
@@ -103,17 +102,15 @@ internal final class MutationRecord<Action: Sendable, State: Sendable, Environme
     /// Phase 2: runs the body on the state, keeping what it returns for phase 3.
     @inlinable
     func mutate(_ state: inout State) {
-        guard let action, let context else { return }
-        producer = body(action, &state, context)
+        guard let action else { return }
+        producer = body(action, &state, MutationContext(generators: readGenerators))
     }
 
     /// Phase 3: runs the producer (nothing when the body never ran), then frees the record.
     @inlinable
     func produce(_ post: PostReducerContext<State, Environment>) -> Effect<Action> {
-        let producer = self.producer
+        let producer = self.producer.take()
         action = nil
-        context = nil
-        self.producer = nil
         if isSpare { claimed.store(false, ordering: .releasing) }
         return producer?.runReader(post) ?? .empty
     }
