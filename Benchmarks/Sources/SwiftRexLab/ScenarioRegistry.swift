@@ -15,5 +15,6 @@ enum ScenarioRegistry {
             + ReconcileScenarios.all
             + EffectScenarios.all
             + LiftScenarios.all
+            + SpellingScenarios.all
     }
 }
