@@ -67,7 +67,7 @@ let package = Package(
         // warns (an error under -warnings-as-errors) on any expression that takes over 200 ms.
         .testTarget(
             name: "SeedExamples",
-            dependencies: ["SwiftRexMacros", "SwiftRexTesting", "SwiftRexTestSupport"],
+            dependencies: ["SwiftRex", "SwiftRexMacros", "SwiftRexTesting", "SwiftRexTestSupport"],
             swiftSettings: [.unsafeFlags(["-Xfrontend", "-warn-long-expression-type-checking=200"])]
         ),
     ],

@@ -15,6 +15,7 @@ enum ScenarioRegistry {
             + ReconcileScenarios.all
             + EffectScenarios.all
             + LiftScenarios.all
+            + SupervisionScenarios.all
             + SpellingScenarios.all
     }
 }

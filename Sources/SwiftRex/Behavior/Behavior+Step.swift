@@ -97,9 +97,9 @@ extension Behavior {
             switch unit {
             case .reducer(let reducer):
                 if reducer.applies?(action, state) ?? true { steps.append(.reducer(reducer)) }
-            case .producer(let produce):
+            case .producer(let produce, _):
                 if let reader = produce(action, context) { producers.append(reader) }
-            case .reaction(let react, _):
+            case .reaction(let react, _, _):
                 let reaction = react(action, context)
                 if case .mutation(let endo) = reaction.mutation { steps.append(.endo(endo)) }
                 if let producer = reaction.producer { producers.append(producer) }

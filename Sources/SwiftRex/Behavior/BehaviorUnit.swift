@@ -6,10 +6,26 @@
 @usableFromInline
 internal enum BehaviorUnit<Action: Sendable, State: Sendable, Environment: Sendable>: Sendable {
     case reducer(ReducerUnit<Action, State>)
-    case producer(@MainActor @Sendable (Action, PreReducerContext<State>) -> Producer<Action, State, Environment>?)
-    /// A grouped reaction, and what its mutation may touch (see ``MutationScope``).
-    case reaction(@MainActor @Sendable (Action, PreReducerContext<State>) -> Reaction<Action, State, Environment>, scope: MutationScope)
+    /// A producer, and where the collection elements owning its effects live (see `UnitFootprint`).
+    case producer(@MainActor @Sendable (Action, PreReducerContext<State>) -> Producer<Action, State, Environment>?, footprint: UnitFootprint = .producer)
+    /// A grouped reaction, what its mutation may touch (see ``MutationScope``) and where (see `UnitFootprint`).
+    case reaction(
+        @MainActor @Sendable (Action, PreReducerContext<State>) -> Reaction<Action, State, Environment>,
+        scope: MutationScope,
+        footprint: UnitFootprint = .whole
+    )
     case supervision(SupervisionUnit<State, Action, Environment>)
+
+    /// What the unit writes (reducers, reactions) or reads (supervisions), and where the elements
+    /// owning its effects live.
+    @inlinable
+    var footprint: UnitFootprint {
+        switch self {
+        case .reducer(let unit): return unit.footprint
+        case .producer(_, let footprint), .reaction(_, _, let footprint): return footprint
+        case .supervision(let unit): return unit.footprint
+        }
+    }
 
     /// This unit as a public consequence.
     @inlinable
@@ -23,11 +39,11 @@ internal enum BehaviorUnit<Action: Sendable, State: Sendable, Environment: Senda
                 let run = unit.run
                 return Reaction(mutation: .mutation(EndoMut { run(action, &$0) }))
             }
-        case .producer(let produce):
+        case .producer(let produce, _):
             return .reaction { action, context in
                 Reaction(mutation: .unchanged, produce: produce(action, context))
             }
-        case .reaction(let react, _):
+        case .reaction(let react, _, _):
             return .reaction(react)
         case .supervision(let unit):
             return .supervision(unit.supervise)

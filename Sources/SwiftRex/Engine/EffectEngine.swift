@@ -141,32 +141,34 @@ internal final class EffectEngine<Action: Sendable>: EffectInterpreter {
         }
     }
 
-    /// Whether the channels one segment wants are the ones it wanted (`previous`), unchanged.
-    /// `false` while the machine is mid-operation. No allocation.
-    func segmentMatches(_ segment: Int, previous: some Collection<AnyHashableSendable>, channels: Keep<Action>) -> Bool {
+    /// Whether the channels one part of the desired set wants (in container `orders`) are the
+    /// ones it wanted (`previous`), unchanged and in the same order. `false` while the machine is
+    /// mid-operation. No allocation.
+    func patchMatches(_ segment: Int, previous: some Collection<AnyHashableSendable>, channels: ArraySlice<Channel<Action>>, orders: [UInt64]) -> Bool {
         guard !isBusy else { return false }
         return channels.withUnsafeBufferPointer { buffer in
-            machine.segmentMatches(segment: segment, previous: previous, count: buffer.count) {
+            machine.segmentMatches(segment: segment, previous: previous, count: buffer.count, orders: orders) {
                 (buffer[$0].id, buffer[$0].resetIdentity, buffer[$0].broadcastIdentity)
             }
         }
     }
 
-    /// Reconciles one segment of the desired set (D5), leaving every other channel alone.
-    /// Returns `false`, doing nothing, when it cannot be done soundly in part (the machine is
-    /// mid-operation, the segment would take over another segment's key, or the last full set had
-    /// duplicate keys): the caller then reconciles the full set.
-    /// The channels belong to the element at `ordinal` of the segment (their container order).
-    func reconcileSegment(_ segment: Int, previous: [AnyHashableSendable], channels: Keep<Action>, ordinal: Int, depth: Int) -> Bool {
+    /// Reconciles parts of the desired set alone (see `EffectMachine.reconcilePatches`), leaving
+    /// every other channel alone. Returns `false`, doing nothing, when that cannot be done soundly
+    /// (the machine is mid-operation, a key would move between parts, duplicates): the caller then
+    /// reconciles the full set.
+    func reconcilePatches(_ patches: [SegmentPatch<Action>], depth: Int) -> Bool {
         guard !isBusy else { return false }
-        var entries: [ReconcileEntry<Payload>] = []
-        entries.reserveCapacity(channels.count)
-        appendEntries(channels[...], segment: segment, orders: [], depth: depth, to: &entries)
-        for index in entries.indices {
-            entries[index].order = containerOrder(segment: segment, ordinal: ordinal, index: index)
+        var machinePatches: [(segment: Int, previous: [AnyHashableSendable], desired: [ReconcileEntry<Payload>])] = []
+        machinePatches.reserveCapacity(patches.count)
+        for patch in patches {
+            var entries: [ReconcileEntry<Payload>] = []
+            entries.reserveCapacity(patch.channels.count)
+            appendEntries(patch.channels[...], segment: patch.segment, orders: patch.orders, depth: depth, to: &entries)
+            machinePatches.append((patch.segment, patch.previous, entries))
         }
         isBusy = true
-        let done = machine.reconcileSegment(segment, previous: previous, desired: entries, now: clock.now(), using: self)
+        let done = machine.reconcilePatches(machinePatches, now: clock.now(), using: self)
         drainDeferred()
         return done
     }

@@ -121,6 +121,9 @@ internal struct EffectMachine<Payload> {
     /// Whether the last full reconcile saw two entries with the same key: segment reconciles are
     /// then unsound (one segment's leaver may be another's keeper) and are refused.
     private(set) var lastFullHadDuplicates = false
+    /// Whether memory lists the channels in the order of the last full desired set (no patch
+    /// since): an unchanged set is then recognised by comparing position by position, no hashing.
+    private var isInDesiredOrder = false
     init() {}
 
     // MARK: Inspection
@@ -383,6 +386,7 @@ internal struct EffectMachine<Payload> {
         nextSeq &+= UInt64(unique.count)
         memorySuppressed = newSuppressed
         memoryEpoch = Array(repeating: epoch, count: unique.count)
+        isInDesiredOrder = true
     }
 
     /// A desired entry that is remembered (and not suppressed): a reset-key change recreates it
@@ -404,15 +408,16 @@ internal struct EffectMachine<Payload> {
         }
     }
 
-    // MARK: Segment reconcile (D5)
+    // MARK: Partial reconcile (patches)
 
-    /// True when `previous` (the keys a segment wanted last time) and the `count` identities read
-    /// by index are the same channels with the same reset and broadcast keys, all remembered for
-    /// `segment`. No allocation.
+    /// True when `previous` (the keys one part of the desired set wanted last time) and the
+    /// `count` identities read by index are the same channels with the same reset and broadcast
+    /// keys and the same container `orders`, all remembered for `segment`. No allocation.
     mutating func segmentMatches(
         segment: Int,
         previous: some Collection<AnyHashableSendable>,
         count: Int,
+        orders: [UInt64],
         _ identity: (Int) -> (key: AnyHashableSendable, reset: AnyHashableSendable?, broadcast: AnyHashableSendable?)
     ) -> Bool {
         epoch &+= 1
@@ -421,6 +426,7 @@ internal struct EffectMachine<Payload> {
             let (key, reset, broadcast) = identity(position)
             guard let index = rememberedIndex(key, reset: reset, broadcast: broadcast), memorySegment[index] == segment
             else { return false }
+            if position < orders.count, memorySeq[index] != orders[position] { return false }
             if memoryEpoch[index] != epoch {
                 memoryEpoch[index] = epoch
                 distinct += 1
@@ -433,40 +439,51 @@ internal struct EffectMachine<Payload> {
         return true
     }
 
-    /// Reconciles one segment of the desired set — the channels one part of the state wants, for
-    /// instance one collection element's — leaving every other remembered channel alone: leavers
-    /// of the segment are cancelled first (in their previous order), then entries are opened,
-    /// recreated or fed exactly as a full reconcile would.
+    /// Reconciles parts of the desired set — whole segments, or single collection elements —
+    /// leaving every other remembered channel alone. Each patch gives the keys its part wanted
+    /// before and the entries it wants now, with their container orders. Leavers of every patch
+    /// are cancelled first, in their previous container order; then each patch's entries are
+    /// opened, recreated or fed in order, exactly as a full reconcile would.
     ///
-    /// Returns `false`, doing nothing, when the segment would take over a key another segment
-    /// holds, or when the last full reconcile saw duplicate keys: the caller must then reconcile
-    /// the full set.
-    mutating func reconcileSegment<I: EffectInterpreter>(
-        _ segment: Int,
-        previous: [AnyHashableSendable],
-        desired: [ReconcileEntry<Payload>],
+    /// Returns `false`, doing nothing, when that cannot be done soundly: the last full reconcile
+    /// saw duplicate keys, a patch wants a key twice, a patch wants a key that another part
+    /// holds, or a patch's previous keys are not remembered for its segment. The caller must then
+    /// reconcile the full set.
+    mutating func reconcilePatches<I: EffectInterpreter>(
+        _ patches: [(segment: Int, previous: [AnyHashableSendable], desired: [ReconcileEntry<Payload>])],
         now: Duration,
         using interpreter: I
     ) -> Bool where I.Payload == Payload {
         guard !lastFullHadDuplicates else { return false }
-        // Deduplicate in place: a later entry replaces an earlier one with the same key.
-        var unique: [ReconcileEntry<Payload>] = []
-        unique.reserveCapacity(desired.count)
-        for entry in desired {
-            if let existing = unique.firstIndex(where: { $0.key == entry.key }) {
-                unique[existing] = entry
-            } else {
-                unique.append(entry)
+        // Mark every previous key (epoch), then every wanted key that is remembered (wanted).
+        epoch &+= 2
+        let previousMark = epoch &- 1
+        let wantedMark = epoch
+        for patch in patches {
+            for key in patch.previous {
+                guard let index = memoryIndex[key], memorySegment[index] == patch.segment, memoryEpoch[index] != previousMark
+                else { return false }
+                memoryEpoch[index] = previousMark
             }
         }
-        for entry in unique {
-            if let index = memoryIndex[entry.key], memorySegment[index] != segment || !previous.contains(entry.key) {
-                return false
+        var fresh: Set<AnyHashableSendable> = []
+        for patch in patches {
+            for entry in patch.desired {
+                if let index = memoryIndex[entry.key] {
+                    // Remembered: it must be this patch's own, and wanted once.
+                    guard memoryEpoch[index] == previousMark, memorySegment[index] == patch.segment else { return false }
+                    memoryEpoch[index] = wantedMark
+                } else if !fresh.insert(entry.key).inserted {
+                    return false
+                }
             }
         }
+        // Leavers: previous keys no patch wants any more, in their previous container order (D7).
         var leavers: [Int] = []
-        for key in previous where !unique.contains(where: { $0.key == key }) {
-            if let index = memoryIndex[key] { leavers.append(index) }
+        for patch in patches {
+            for key in patch.previous {
+                if let index = memoryIndex[key], memoryEpoch[index] == previousMark { leavers.append(index) }
+            }
         }
         if leavers.count > 1 { leavers.sort { memorySeq[$0] < memorySeq[$1] } }
         let leaverKeys = leavers.map { memoryKey[$0] }
@@ -474,16 +491,20 @@ internal struct EffectMachine<Payload> {
             cancel(key: key, using: interpreter)
             forget(key)
         }
-        for entry in unique {
-            guard let old = memoryIndex[entry.key] else {
-                scheduleChannel(entry.payload, traits: entry.traits, key: entry.key, now: now, using: interpreter)
-                remember(entry)
-                continue
+        for patch in patches {
+            for entry in patch.desired {
+                guard let old = memoryIndex[entry.key] else {
+                    scheduleChannel(entry.payload, traits: entry.traits, key: entry.key, now: now, using: interpreter)
+                    remember(entry)
+                    continue
+                }
+                if !memorySuppressed[old] { apply(entry, remembered: old, now: now, using: interpreter) }
+                memoryReset[old] = entry.reset
+                memoryBroadcast[old] = entry.broadcast
+                if let order = entry.order { memorySeq[old] = order }
             }
-            if !memorySuppressed[old] { apply(entry, remembered: old, now: now, using: interpreter) }
-            memoryReset[old] = entry.reset
-            memoryBroadcast[old] = entry.broadcast
         }
+        isInDesiredOrder = false
         return true
     }
 
@@ -552,6 +573,16 @@ internal struct EffectMachine<Payload> {
         count: Int,
         _ identity: (Int) -> (key: AnyHashableSendable, reset: AnyHashableSendable?, broadcast: AnyHashableSendable?)
     ) -> Bool {
+        if isInDesiredOrder, count == memoryKey.count {
+            // The common case, position by position: sequential reads, no hashing.
+            var position = 0
+            while position < count {
+                let (key, reset, broadcast) = identity(position)
+                guard key == memoryKey[position], reset == memoryReset[position], broadcast == memoryBroadcast[position] else { break }
+                position &+= 1
+            }
+            if position == count { return true }
+        }
         epoch &+= 1
         var distinct = 0
         for position in 0..<count {

@@ -15,6 +15,8 @@ internal struct FocusLift<LA: Sendable, LS: Sendable, LE: Sendable, GA: Sendable
     @usableFromInline let narrow: @Sendable (GE) -> LE
     /// `liftOptional`: while the focus is absent the unit is not even asked (no effect, no supervision).
     @usableFromInline let isStrict: Bool
+    /// Where the state lane keeps the local state: maps each unit's footprint into the app's state.
+    @usableFromInline let placement: FocusPlacement
 
     @inlinable init<SL: WritesState, EL: NarrowsEnvironment>(
         extract: @escaping @Sendable (GA) -> LA?,
@@ -28,6 +30,7 @@ internal struct FocusLift<LA: Sendable, LS: Sendable, LE: Sendable, GA: Sendable
         tryModify = { state.tryModify(&$0, $1) }
         narrow = { environment.narrow($0) }
         self.isStrict = isStrict
+        placement = .of(state)
     }
 
     /// A lift through a duplex action lane.
@@ -59,6 +62,7 @@ internal struct FocusLift<LA: Sendable, LS: Sendable, LE: Sendable, GA: Sendable
         let preview = self.preview
         let tryModify = self.tryModify
         let isTotal = self.isTotal
+        let footprint = placement.embed(unit.footprint)
         switch unit {
         case .reducer(let inner):
             let run = inner.run
@@ -73,21 +77,21 @@ internal struct FocusLift<LA: Sendable, LS: Sendable, LE: Sendable, GA: Sendable
             } else {
                 applies = { action, state in extract(action) != nil && preview(state) != nil }
             }
-            return .reducer(ReducerUnit(applies: applies, scope: inner.scope) { action, state in
+            return .reducer(ReducerUnit(applies: applies, scope: inner.scope, footprint: footprint) { action, state in
                 guard let local = extract(action) else { return }
                 _ = tryModify(&state) { run(local, &$0) }
             })
 
-        case .producer(let produce):
+        case .producer(let produce, _):
             let isStrict = self.isStrict
-            return .producer { action, context in
+            return .producer({ action, context in
                 guard let local = extract(action) else { return nil }
                 let localContext = context.compactMap(preview)
                 if isStrict, localContext.stateBefore == nil { return nil }
                 return produce(local, localContext).map(liftProducer)
-            }
+            }, footprint: footprint)
 
-        case .reaction(let react, let scope):
+        case .reaction(let react, let scope, _):
             let isStrict = self.isStrict
             return .reaction({ action, context in
                 guard let local = extract(action) else { return .doNothing }
@@ -102,7 +106,7 @@ internal struct FocusLift<LA: Sendable, LS: Sendable, LE: Sendable, GA: Sendable
                     }
                     : .unchanged
                 return Reaction(mutation: mutation, produce: reaction.producer.map(liftProducer))
-            }, scope: scope)
+            }, scope: scope, footprint: footprint)
 
         case .supervision(let unit):
             let supervise = unit.supervise
@@ -117,7 +121,7 @@ internal struct FocusLift<LA: Sendable, LS: Sendable, LE: Sendable, GA: Sendable
                 }
             }, keyed: unit.keyed.map { keyed in
                 KeyedSupervision(token: keyed.token) { FocusedSupervisionTracker(inner: keyed.makeTracker(), lift: lift) }
-            }))
+            }, footprint: footprint))
         }
     }
 }
@@ -142,6 +146,9 @@ internal struct ElementLift<LA: Sendable, LS: Sendable, LE: Sendable, GA: Sendab
     @usableFromInline let site: LiftSite
     /// This lift's identity, matching its units' mutation scopes with its supervision (D5).
     @usableFromInline let token: LiftToken
+    /// Where the container lies in the app's state: every element unit touches it, and the
+    /// elements owning its effects live there.
+    @usableFromInline let container: FocusPlacement
 
     @inlinable init<SL: KeyedState, EL: NarrowsEnvironment>(
         addressed: (@Sendable (GA) -> (ID, LA)?)?,
@@ -160,6 +167,15 @@ internal struct ElementLift<LA: Sendable, LS: Sendable, LE: Sendable, GA: Sendab
         narrow = { environment.narrow($0) }
         self.site = site
         token = .next()
+        container = .of(state)
+    }
+
+    /// An element unit's footprint in the app's state: it touches the container, and its effects
+    /// belong to elements that live there.
+    @inlinable func footprint(_ unit: BehaviorUnit<LA, LS, LE>) -> UnitFootprint {
+        var embedded = container.embed(unit.footprint)
+        embedded.containers = embedded.containers.union(container.embed(UnitFootprint(touches: .whole)).touches)
+        return embedded
     }
 
     /// The effect of one element: its context narrowed to the element, its actions addressed back
@@ -210,6 +226,7 @@ internal struct ElementLift<LA: Sendable, LS: Sendable, LE: Sendable, GA: Sendab
         let element = self.element
         let modifyElement = self.modifyElement
         let lift = self
+        let footprint = self.footprint(unit)
         switch unit {
         case .reducer(let inner):
             let run = inner.run
@@ -221,13 +238,13 @@ internal struct ElementLift<LA: Sendable, LS: Sendable, LE: Sendable, GA: Sendab
                     return false
                 }
                 return innerApplies?(local, slice) ?? true
-            }, scope: .addressed(token), run: { action, state in
+            }, scope: .addressed(token), footprint: footprint, run: { action, state in
                 guard let (id, local) = extract(action) else { return }
                 _ = modifyElement(id, &state) { run(local, &$0) }
             }))
 
-        case .producer(let produce):
-            return .producer { action, context in
+        case .producer(let produce, _):
+            return .producer({ action, context in
                 guard let (id, local) = extract(action) else { return nil }
                 let localContext = context.compactMap { element(id, $0) }
                 guard localContext.stateBefore != nil else {
@@ -235,9 +252,9 @@ internal struct ElementLift<LA: Sendable, LS: Sendable, LE: Sendable, GA: Sendab
                     return nil
                 }
                 return produce(local, localContext).map { lift.liftProducer($0, id: id) }
-            }
+            }, footprint: footprint)
 
-        case .reaction(let react, _):
+        case .reaction(let react, _, _):
             return .reaction({ action, context in
                 guard let (id, local) = extract(action) else { return .doNothing }
                 let localContext = context.compactMap { element(id, $0) }
@@ -247,10 +264,10 @@ internal struct ElementLift<LA: Sendable, LS: Sendable, LE: Sendable, GA: Sendab
                 }
                 let reaction = react(local, localContext)
                 return Reaction(mutation: lift.liftMutation(reaction.mutation, id: id), produce: reaction.producer.map { lift.liftProducer($0, id: id) })
-            }, scope: .addressed(token))
+            }, scope: .addressed(token), footprint: footprint)
 
         case .supervision(let unit):
-            return .supervision(liftSupervision(unit.supervise))
+            return .supervision(liftSupervision(unit.supervise, footprint: footprint))
         }
     }
 
@@ -258,6 +275,7 @@ internal struct ElementLift<LA: Sendable, LS: Sendable, LE: Sendable, GA: Sendab
         let isEmpty = self.isEmpty
         let forEachElement = self.forEachElement
         let lift = self
+        let footprint = self.footprint(unit)
         switch unit {
         case .reducer(let inner):
             let run = inner.run
@@ -273,13 +291,13 @@ internal struct ElementLift<LA: Sendable, LS: Sendable, LE: Sendable, GA: Sendab
                 applies = { action, state in extract(action) != nil && !isEmpty(state) }
             }
             let reduceEach = self.reduceEach
-            return .reducer(ReducerUnit(applies: applies, scope: .eachElement(token)) { action, state in
+            return .reducer(ReducerUnit(applies: applies, scope: .eachElement(token), footprint: footprint) { action, state in
                 guard let local = extract(action) else { return }
                 reduceEach(&state, local, run)
             })
 
-        case .producer(let produce):
-            return .producer { action, context in
+        case .producer(let produce, _):
+            return .producer({ action, context in
                 guard let local = extract(action), let state = context.stateBefore else { return nil }
                 var readers: [Producer<GA, GS, GE>] = []
                 var visited = Set<ID>()
@@ -289,9 +307,9 @@ internal struct ElementLift<LA: Sendable, LS: Sendable, LE: Sendable, GA: Sendab
                     if let reader = produce(local, localContext) { readers.append(lift.liftProducer(reader, id: id)) }
                 }
                 return readers.isEmpty ? nil : .mconcat(readers)
-            }
+            }, footprint: footprint)
 
-        case .reaction(let react, _):
+        case .reaction(let react, _, _):
             return .reaction({ action, context in
                 guard let local = extract(action), let state = context.stateBefore else { return .doNothing }
                 var reactions: [Reaction<GA, GS, GE>] = []
@@ -308,10 +326,10 @@ internal struct ElementLift<LA: Sendable, LS: Sendable, LE: Sendable, GA: Sendab
                     ))
                 }
                 return .mconcat(reactions)
-            }, scope: .eachElement(token))
+            }, scope: .eachElement(token), footprint: footprint)
 
         case .supervision(let unit):
-            return .supervision(liftSupervision(unit.supervise))
+            return .supervision(liftSupervision(unit.supervise, footprint: footprint))
         }
     }
 
@@ -319,7 +337,7 @@ internal struct ElementLift<LA: Sendable, LS: Sendable, LE: Sendable, GA: Sendab
     /// channels re-embed their actions and are stamped with the element and the lift site. The
     /// keyed form lets a store re-evaluate one element only (D5).
     @inlinable func liftSupervision(
-        _ supervise: @escaping @MainActor @Sendable (LS) -> Supervision<LA, LE>
+        _ supervise: @escaping @MainActor @Sendable (LS) -> Supervision<LA, LE>, footprint: UnitFootprint
     ) -> SupervisionUnit<GS, GA, GE> {
         let forEachElement = self.forEachElement
         let narrow = self.narrow
@@ -340,7 +358,7 @@ internal struct ElementLift<LA: Sendable, LS: Sendable, LE: Sendable, GA: Sendab
                 }
                 return channels
             }
-        }, keyed: KeyedSupervision(token: token) { lift.makeTracker(supervise) })
+        }, keyed: KeyedSupervision(token: token) { lift.makeTracker(supervise) }, footprint: footprint)
     }
 
     /// The per-store tracker of this lift's supervision, its per-element work built here so it
@@ -388,7 +406,10 @@ internal struct ElementLift<LA: Sendable, LS: Sendable, LE: Sendable, GA: Sendab
                 for index in ids.indices where memo[ids[index]]?.ordinal != index { return false }
                 return true
             },
-            setKeys: { memo, id, keys in memo[id]?.keys = keys }
+            setKeys: { memo, id, keys in memo[id]?.keys = keys },
+            rememberedKeys: { memo, keys in
+                for element in memo.values { keys.append(contentsOf: element.keys) }
+            }
         )
     }
 }

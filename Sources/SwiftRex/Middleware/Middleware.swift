@@ -32,7 +32,7 @@ public struct Middleware<Action: Sendable, State: Sendable, Environment: Sendabl
         var supervisions: [@MainActor @Sendable (State) -> Supervision<Action, Environment>] = []
         for unit in units {
             switch unit {
-            case .producer(let produce): producers.append(produce)
+            case .producer(let produce, _): producers.append(produce)
             case .supervision(let unit): supervisions.append(unit.supervise)
             case .reducer, .reaction: preconditionFailure("Internal inconsistency: a middleware holds only producers and supervisions")
             }

@@ -9,6 +9,10 @@ public struct AffineTraversal<Whole, Part>: Sendable {
     public let preview: @Sendable (Whole) -> Part?
     @usableFromInline
     internal let tryModifyBody: @Sendable (inout Whole, (inout Part) -> Void) -> Bool
+    /// Bytes of the whole's inline layout that hold the focus whenever it is present, when the
+    /// traversal reaches it through stored properties only (see `StateFootprint`); `nil` when unknown.
+    @usableFromInline
+    internal let inlineRange: Range<Int>?
 
     /// An affine traversal from a preview and an in-place modify that reports whether the focus was present.
     @inlinable
@@ -16,8 +20,18 @@ public struct AffineTraversal<Whole, Part>: Sendable {
         preview: @escaping @Sendable (Whole) -> Part?,
         tryModify: @escaping @Sendable (inout Whole, (inout Part) -> Void) -> Bool
     ) {
+        self.init(preview: preview, tryModify: tryModify, inlineRange: nil)
+    }
+
+    @inlinable
+    internal init(
+        preview: @escaping @Sendable (Whole) -> Part?,
+        tryModify: @escaping @Sendable (inout Whole, (inout Part) -> Void) -> Bool,
+        inlineRange: Range<Int>?
+    ) {
         self.preview = preview
         self.tryModifyBody = tryModify
+        self.inlineRange = inlineRange
     }
 
     /// An affine traversal from a preview and a setter. Modification copies the part out and writes it back.
@@ -30,6 +44,7 @@ public struct AffineTraversal<Whole, Part>: Sendable {
             set(&whole, part)
             return true
         }
+        inlineRange = nil
     }
 
     /// An affine traversal through a writable key path to an optional; modification is in place.
@@ -42,6 +57,7 @@ public struct AffineTraversal<Whole, Part>: Sendable {
             self = prism.affine
             return
         }
+        inlineRange = SwiftRex.inlineRange(of: keyPath)
         if let offset = MemoryLayout<Whole>.offset(of: keyPath) {
             self.preview = { whole in
                 withUnsafePointer(to: whole) { UnsafeRawPointer($0).advanced(by: offset).assumingMemoryBound(to: Part?.self).pointee }
@@ -100,7 +116,9 @@ public struct AffineTraversal<Whole, Part>: Sendable {
                 var found = false
                 _ = outerModify(&whole) { part in found = innerModify(&part, body) }
                 return found
-            }
+            },
+            // The inner focus lives inside the outer one, whatever the inner traversal does.
+            inlineRange: inlineRange
         )
     }
 

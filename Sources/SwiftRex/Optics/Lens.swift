@@ -22,6 +22,10 @@ public struct Lens<Whole, Part>: Sendable {
     /// Mutates the focus in place.
     @usableFromInline
     internal let modifyBody: @Sendable (inout Whole, (inout Part) -> Void) -> Void
+    /// Where the part lies in the whole's inline layout, when the lens reaches it through stored
+    /// properties only (see `StateFootprint`); `nil` when unknown.
+    @usableFromInline
+    internal let inlineRange: Range<Int>?
 
     /// A lens from a getter and an in-place modify.
     @inlinable
@@ -29,8 +33,18 @@ public struct Lens<Whole, Part>: Sendable {
         get: @escaping @Sendable (Whole) -> Part,
         modify: @escaping @Sendable (inout Whole, (inout Part) -> Void) -> Void
     ) {
+        self.init(get: get, modify: modify, inlineRange: nil)
+    }
+
+    @inlinable
+    internal init(
+        get: @escaping @Sendable (Whole) -> Part,
+        modify: @escaping @Sendable (inout Whole, (inout Part) -> Void) -> Void,
+        inlineRange: Range<Int>?
+    ) {
         self.get = get
         self.modifyBody = modify
+        self.inlineRange = inlineRange
     }
 
     /// A lens from a getter and a setter. Modification copies the part out and writes it back.
@@ -42,6 +56,7 @@ public struct Lens<Whole, Part>: Sendable {
             body(&part)
             set(&whole, part)
         }
+        inlineRange = nil
     }
 
     /// A lens from a writable key path; modification is in place.
@@ -51,6 +66,7 @@ public struct Lens<Whole, Part>: Sendable {
     /// interpretation on each access. Any other path goes through the key path.
     @inlinable
     public init(_ keyPath: WritableKeyPath<Whole, Part>) {
+        inlineRange = SwiftRex.inlineRange(of: keyPath)
         if let offset = MemoryLayout<Whole>.offset(of: keyPath) {
             self.get = { whole in
                 withUnsafePointer(to: whole) { UnsafeRawPointer($0).advanced(by: offset).assumingMemoryBound(to: Part.self).pointee }
@@ -97,7 +113,8 @@ public struct Lens<Whole, Part>: Sendable {
             tryModify: { whole, body in
                 modify(&whole, body)
                 return true
-            }
+            },
+            inlineRange: inlineRange
         )
     }
 
@@ -114,9 +131,14 @@ public struct Lens<Whole, Part>: Sendable {
         let outerModify = modifyBody
         let innerGet = inner.get
         let innerModify = inner.modifyBody
+        var range: Range<Int>?
+        if let outer = inlineRange, let inner = inner.inlineRange, inner.upperBound <= outer.count {
+            range = (outer.lowerBound + inner.lowerBound)..<(outer.lowerBound + inner.upperBound)
+        }
         return Lens<Whole, Inner>(
             get: { innerGet(outerGet($0)) },
-            modify: { whole, body in outerModify(&whole) { part in innerModify(&part, body) } }
+            modify: { whole, body in outerModify(&whole) { part in innerModify(&part, body) } },
+            inlineRange: range
         )
     }
 

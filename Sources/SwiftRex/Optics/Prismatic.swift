@@ -81,7 +81,8 @@ extension Lens {
                 withUnsafeMutablePointer(to: &whole) { pointer in
                     body(&UnsafeMutableRawPointer(pointer).advanced(by: offset).assumingMemoryBound(to: Part.self).pointee)
                 }
-            }
+            },
+            inlineRange: offset..<(offset + MemoryLayout<Part>.size)
         )
     }
 }

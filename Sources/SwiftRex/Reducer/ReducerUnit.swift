@@ -15,15 +15,21 @@ internal struct ReducerUnit<Action, State>: Sendable {
     /// lift knows better): lets the Store reconcile only the element an action changed (D5).
     @usableFromInline
     let scope: MutationScope
+    /// The part of the state the unit may write: a Store skips every supervision that reads
+    /// none of it (see `StateFootprint`).
+    @usableFromInline
+    let footprint: UnitFootprint
 
     @inlinable
     init(
         applies: (@Sendable (Action, borrowing State) -> Bool)? = nil,
         scope: MutationScope = .anything,
+        footprint: UnitFootprint = .whole,
         run: @escaping @Sendable (Action, inout State) -> Void
     ) {
         self.applies = applies
         self.scope = scope
+        self.footprint = footprint
         self.run = run
     }
 

@@ -284,3 +284,15 @@ extension Relay {
         }
     }
 }
+
+extension Relay.IdentifiedElements: PlacesFocus {
+    @inlinable var focusPlacement: FocusPlacement { .within(container.inlineRange) }
+}
+
+extension Relay.IndexedElements: PlacesFocus {
+    @inlinable var focusPlacement: FocusPlacement { .within(container.inlineRange) }
+}
+
+extension Relay.DictionaryElements: PlacesFocus {
+    @inlinable var focusPlacement: FocusPlacement { .within(container.inlineRange) }
+}

@@ -49,3 +49,15 @@ extension Relay {
         @inlinable public func narrow(_ environment: GlobalEnvironment) -> LocalEnvironment { project(environment) }
     }
 }
+
+extension Relay.StateLens: PlacesFocus {
+    @inlinable var focusPlacement: FocusPlacement { .exact(lens.inlineRange) }
+}
+
+extension Relay.StateAffine: PlacesFocus {
+    @inlinable var focusPlacement: FocusPlacement { .within(traversal.inlineRange) }
+}
+
+extension Relay.Identity: PlacesFocus {
+    @inlinable var focusPlacement: FocusPlacement { .identity }
+}

@@ -49,6 +49,16 @@ public final class Store<Action: Sendable, State: Sendable, Environment: Sendabl
     @usableFromInline var supervision: SupervisionPlan<State, Action, Environment>?
     /// The union of every reducer unit's mutation scope (what an always-applying fold may change).
     @usableFromInline let reducersScope: MutationScope
+    /// Per unit of `behavior.units`: the supervision segments its mutation can reach, plus
+    /// `SupervisionPlan.removalBit` when it may remove collection elements that own effects.
+    /// Worked out once, from the units' footprints; a dispatch ORs the masks of what mutated.
+    @usableFromInline let unitMasks: [UInt64]
+    /// The same, per unit of `reducerUnits`.
+    @usableFromInline let reducerMasks: [UInt64]
+    /// The union of `reducerMasks` (what an always-applying fold may reach).
+    @usableFromInline let reducersMask: UInt64
+    /// `soleReducer`'s mask.
+    @usableFromInline let soleReducerMask: UInt64
 
     @exclusivity(unchecked) @usableFromInline var observers = ObserverList()
     @exclusivity(unchecked) @usableFromInline var isProcessing = false
@@ -115,6 +125,19 @@ public final class Store<Action: Sendable, State: Sendable, Environment: Sendabl
         soleReducer = hasSoleReducer ? reducerUnits[0] : ReducerUnit(applies: { _, _ in false }, scope: .nothing, run: { _, _ in })
         supervisor = behavior.supervisor
         reducersScope = reducerUnits.reduce(MutationScope.nothing) { $0.merged($1.scope) }
+        let plan = behavior.supervisor == nil ? nil : SupervisionPlan<State, Action, Environment>(units: behavior.units.compactMap { unit in
+            if case .supervision(let supervision) = unit { return supervision }
+            return nil
+        })
+        let masks = Self.masks(of: behavior.units, plan: plan)
+        unitMasks = masks
+        var reducerMasks: [UInt64] = []
+        for (index, unit) in behavior.units.enumerated() {
+            if case .reducer = unit { reducerMasks.append(masks[index]) }
+        }
+        self.reducerMasks = behavior.isReducerOnly ? reducerMasks : []
+        reducersMask = reducerMasks.reduce(0, |)
+        soleReducerMask = hasSoleReducer ? reducerMasks[0] : 0
         threshold = max(1, StoreHooks.reentranceThreshold)
         onReentranceDetected = StoreHooks.onReentranceDetected
         let engineClock = EngineClock(schedulingClock)
@@ -131,13 +154,46 @@ public final class Store<Action: Sendable, State: Sendable, Environment: Sendabl
             mailbox.post(Letter(action: action, depth: depth))
         })
         box.store = self
-        if supervisor != nil {
-            supervision = SupervisionPlan(units: behavior.units.compactMap { unit in
-                if case .supervision(let supervision) = unit { return supervision }
-                return nil
-            })
+        if let plan {
+            supervision = plan
             reconcile()
         }
+    }
+
+    /// Each unit's mask (see `unitMasks`): the segments of `plan` its writes overlap, and the
+    /// removal bit when it is not scoped to collection elements yet writes where elements owning
+    /// effects live. Reports, once, a catch-all unit that makes a collection's supervision re-run.
+    @usableFromInline
+    static func masks(of units: [BehaviorUnit<Action, State, Environment>], plan: SupervisionPlan<State, Action, Environment>?) -> [UInt64] {
+        var ownerContainers = StateFootprint.none
+        for unit in units {
+            switch unit {
+            case .producer, .reaction: ownerContainers = ownerContainers.union(unit.footprint.containers)
+            case .reducer, .supervision: break
+            }
+        }
+        var catchAll = 0
+        let masks = units.map { unit -> UInt64 in
+            let scope: MutationScope
+            switch unit {
+            case .reducer(let reducer): scope = reducer.scope
+            case .reaction(_, let reactionScope, _): scope = reactionScope
+            case .producer, .supervision: return 0
+            }
+            let writes = unit.footprint.touches
+            if writes.isWhole { catchAll += 1 }
+            var mask = plan?.mask(writing: writes) ?? 0
+            if scope == .anything, writes.overlaps(ownerContainers) { mask |= SupervisionPlan<State, Action, Environment>.removalBit }
+            return mask
+        }
+        if catchAll > 0, plan?.hasCollectionSegment == true {
+            reportDiagnostic(StoreDiagnostic(
+                kind: .broadInvalidation,
+                message: "\(catchAll) mutating unit(s) of this behavior write a part of the state the library cannot locate (an unlifted reduce or react, a closure lens, a computed key path): every action they handle re-evaluates the supervision of every collection element. Lift them through a key-path state lane, or declare what they touch with `confined(to:)`.",
+                source: nil
+            ))
+        }
+        return masks
     }
 
     /// Creates a Store with an environment, scheduling effects on a `ContinuousClock`.
@@ -198,10 +254,15 @@ public final class Store<Action: Sendable, State: Sendable, Environment: Sendabl
             return
         }
         var scope = reducersScope
+        var mask = reducersMask
         if !reducersAlwaysApply {
             // Every unit is asked (no early exit) so each lifted unit can report a missing element.
             scope = .nothing
-            for unit in reducerUnits where unit.willMutate(action, &storage) { scope = scope.merged(unit.scope) }
+            mask = 0
+            for index in reducerUnits.indices where reducerUnits[index].willMutate(action, &storage) {
+                scope = scope.merged(reducerUnits[index].scope)
+                mask |= reducerMasks[index]
+            }
             guard scope != .nothing else { return }
         }
         if observers.isEmpty {
@@ -211,7 +272,14 @@ public final class Store<Action: Sendable, State: Sendable, Environment: Sendabl
             for unit in reducerUnits { unit.run(action, &storage) }
             notify(willChange: false)
         }
-        if supervisor != nil { reconcile(after: scope, action: action, depth: depth) }
+        if supervisor != nil, reachesSupervision(mask) { reconcile(after: scope, mask: mask, action: action, depth: depth) }
+    }
+
+    /// Whether a mutation reaching `mask` needs phase 5: some supervision reads what it wrote
+    /// (or the partial paths are switched off).
+    @inlinable
+    internal func reachesSupervision(_ mask: UInt64) -> Bool {
+        mask & ~SupervisionPlan<State, Action, Environment>.removalBit != 0 || !scopesInvalidation
     }
 
     /// The reducer-only path for a single unit.
@@ -225,7 +293,9 @@ public final class Store<Action: Sendable, State: Sendable, Environment: Sendabl
             soleReducer.run(action, &storage)
             notify(willChange: false)
         }
-        if supervisor != nil { reconcile(after: soleReducer.scope, action: action, depth: depth) }
+        if supervisor != nil, reachesSupervision(soleReducerMask) {
+            reconcile(after: soleReducer.scope, mask: soleReducerMask, action: action, depth: depth)
+        }
     }
 
     /// Calls every observer's `willChange` (or `didChange`), in subscription order, skipping those
@@ -268,8 +338,9 @@ public final class Store<Action: Sendable, State: Sendable, Environment: Sendabl
         let context = PreReducerContext<State>(source: source, stateBefore: stateReader, generators: generatorsReader)
         var mutates = false
         var scope = MutationScope.nothing
+        var mask: UInt64 = 0
         var firstProducer: Producer<Action, State, Environment>?
-        for unit in behavior.units {
+        for (index, unit) in behavior.units.enumerated() {
             switch unit {
             case .reducer(let reducer):
                 // Every unit is asked (no early exit): each lifted unit can report a missing
@@ -277,17 +348,19 @@ public final class Store<Action: Sendable, State: Sendable, Environment: Sendabl
                 if reducer.willMutate(action, &storage) {
                     mutates = true
                     scope = scope.merged(reducer.scope)
+                    mask |= unitMasks[index]
                 }
-            case .producer(let produce):
+            case .producer(let produce, _):
                 if let reader = produce(action, context) {
                     if firstProducer == nil { firstProducer = reader } else { producers.append(reader) }
                 }
-            case .reaction(let react, let reactionScope):
+            case .reaction(let react, let reactionScope, _):
                 // One entry per reaction unit, in order; `.unchanged` is the identity (no closure).
                 let reaction = react(action, context)
                 if case .mutation(let endo) = reaction.mutation {
                     mutates = true
                     scope = scope.merged(reactionScope)
+                    mask |= unitMasks[index]
                     reactionMutations.append(endo)
                 } else {
                     reactionMutations.append(.identity)
@@ -331,9 +404,12 @@ public final class Store<Action: Sendable, State: Sendable, Environment: Sendabl
             }
         }
         // A mutation that may have removed collection elements cancels their effects.
-        if mutates, scope == .anything, engine.hasOwnedEffects { cancelEffectsOfRemovedElements() }
-        // P5: reconcile, only after a mutation.
-        if mutates, supervisor != nil { reconcile(after: scope, action: action, depth: depth) }
+        if engine.hasOwnedEffects,
+           mask & SupervisionPlan<State, Action, Environment>.removalBit != 0 || !scopesInvalidation && scope == .anything {
+            cancelEffectsOfRemovedElements()
+        }
+        // P5: reconcile, only after a mutation, only the supervisions it can reach.
+        if mutates, supervisor != nil, reachesSupervision(mask) { reconcile(after: scope, mask: mask, action: action, depth: depth) }
     }
 
     /// Phase 4 for one effect: plain immediate actions go straight to the mailbox; everything else
@@ -394,10 +470,11 @@ public final class Store<Action: Sendable, State: Sendable, Environment: Sendabl
         supervision?.reconcileAll(state: storage, environment: environment, engine: engine, depth: depth + 1)
     }
 
-    /// Phase 5 after a mutation of `scope` by `action`: only the element it changed, when sound (D5).
+    /// Phase 5 after a mutation of `scope` by `action` reaching the segments in `mask`: only
+    /// those segments, only the element it changed when sound.
     @usableFromInline
-    internal func reconcile(after scope: MutationScope, action: Action, depth: Int) {
-        supervision?.reconcile(after: scope, action: action, state: storage, environment: environment, engine: engine, depth: depth + 1)
+    internal func reconcile(after scope: MutationScope, mask: UInt64, action: Action, depth: Int) {
+        supervision?.reconcile(after: scope, mask: mask, action: action, state: storage, environment: environment, engine: engine, depth: depth + 1)
     }
 
     /// Drains actions queued synchronously during processing, cutting off a runaway loop.
@@ -451,14 +528,24 @@ public final class Store<Action: Sendable, State: Sendable, Environment: Sendabl
     }
     @usableFromInline var interceptEffectActions: (@MainActor (DispatchedAction<Action>, Int) -> Void)?
 
-    /// Whether an action that changed one collection element reconciles that element alone (D5);
-    /// on by default. Turning it off makes every reconcile evaluate the full desired set, which
-    /// tests use as the reference the incremental path must agree with.
+    /// Whether phase 5 looks only at what a dispatch's writes can reach: the supervisions they
+    /// overlap, only the element an action changed (and, after a removal, only the elements where
+    /// removed ones could live). On by default. Off, every mutation reconciles the full desired
+    /// set and every unscoped one checks every element's effects: the reference tests hold the
+    /// partial paths to.
     @_spi(Testing)
     public var reconcilesChangedElementAlone: Bool {
-        get { supervision?.allowsPartial ?? false }
-        set { supervision?.allowsPartial = newValue }
+        get { scopesInvalidation }
+        set {
+            scopesInvalidation = newValue
+            supervision?.allowsPartial = newValue
+        }
     }
+    @exclusivity(unchecked) @usableFromInline var scopesInvalidation = true
+
+    /// What phase 5 did since this Store was created: full reconciles, patches, evaluations.
+    @_spi(Testing)
+    public var supervisionStatistics: SupervisionStatistics { supervision?.statistics ?? SupervisionStatistics() }
 
     /// Drains the mailbox now instead of on a later turn.
     @_spi(Testing)

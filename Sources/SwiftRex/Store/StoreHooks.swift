@@ -35,6 +35,9 @@ public struct StoreDiagnostic: Sendable, CustomStringConvertible {
         case missingElement
         /// An identified collection holds the same id more than once: actions reach the first occurrence.
         case duplicateID
+        /// A mutating unit writes a part of the state the library cannot locate, so every action
+        /// it handles re-evaluates the supervision of a whole collection (reported once per Store).
+        case broadInvalidation
     }
 
     /// The kind of misuse.

@@ -133,11 +133,19 @@ internal struct SupervisionUnit<State: Sendable, Action: Sendable, Environment: 
     @usableFromInline let supervise: @MainActor @Sendable (State) -> Supervision<Action, Environment>
     /// The per-element form, when the unit is (a lift of) a collection lift's supervision.
     @usableFromInline let keyed: KeyedSupervision<State, Action, Environment>?
+    /// The part of the state the supervision reads (`touches`): a mutation that writes none of
+    /// it cannot change the channels it wants.
+    @usableFromInline let footprint: UnitFootprint
 
     @inlinable
-    init(_ supervise: @escaping @MainActor @Sendable (State) -> Supervision<Action, Environment>, keyed: KeyedSupervision<State, Action, Environment>? = nil) {
+    init(
+        _ supervise: @escaping @MainActor @Sendable (State) -> Supervision<Action, Environment>,
+        keyed: KeyedSupervision<State, Action, Environment>? = nil,
+        footprint: UnitFootprint = .whole
+    ) {
         self.supervise = supervise
         self.keyed = keyed
+        self.footprint = footprint
     }
 }
 
@@ -180,6 +188,8 @@ internal protocol ElementSupervisionTracking<State, Action, Environment>: AnyObj
     func evaluateAddressed(_ action: Action, _ state: State, _ environment: Environment) -> (previous: ElementKeys, channels: Keep<Action>, ordinal: Int)?
     /// Remembers `keys` for the element the last `evaluateAddressed` call addressed.
     func commitAddressed(_ keys: ElementKeys)
+    /// Appends the keys every remembered element wanted (in no particular order).
+    func appendRememberedKeys(into keys: inout [AnyHashableSendable])
 }
 
 /// The tracker of one `liftCollection`/`liftEach`: typed element ids, a memo of each element's keys.
@@ -201,12 +211,15 @@ internal final class ElementSupervisionTracker<GA: Sendable, GS: Sendable, GE: S
     /// Replaces one remembered element's keys (in specialised code: a dictionary write here,
     /// unspecialised, allocates coroutine frames).
     @usableFromInline typealias SetKeys = (inout [ID: ElementMemo], ID, ElementKeys) -> Void
+    /// Appends every remembered key (in specialised code, for the same reason).
+    @usableFromInline typealias RememberedKeys = ([ID: ElementMemo], inout [AnyHashableSendable]) -> Void
 
     private let evaluateElements: EvaluateAll
     private let evaluateElement: EvaluateOne
     private let buildMemo: BuildMemo
     private let memoMatches: MemoMatches
     private let setKeys: SetKeys
+    private let rememberedKeys: RememberedKeys
     private let addressedID: @Sendable (GA) -> ID?
     private var memo: [ID: ElementMemo] = [:]
     private var pendingIDs: [ID] = []
@@ -216,7 +229,8 @@ internal final class ElementSupervisionTracker<GA: Sendable, GS: Sendable, GE: S
     @usableFromInline
     init(
         addressedID: @escaping @Sendable (GA) -> ID?, evaluateAll: @escaping EvaluateAll, evaluateOne: @escaping EvaluateOne,
-        buildMemo: @escaping BuildMemo, memoMatches: @escaping MemoMatches, setKeys: @escaping SetKeys
+        buildMemo: @escaping BuildMemo, memoMatches: @escaping MemoMatches, setKeys: @escaping SetKeys,
+        rememberedKeys: @escaping RememberedKeys
     ) {
         self.addressedID = addressedID
         evaluateElements = evaluateAll
@@ -224,6 +238,7 @@ internal final class ElementSupervisionTracker<GA: Sendable, GS: Sendable, GE: S
         self.buildMemo = buildMemo
         self.memoMatches = memoMatches
         self.setKeys = setKeys
+        self.rememberedKeys = rememberedKeys
     }
 
     @usableFromInline
@@ -270,6 +285,11 @@ internal final class ElementSupervisionTracker<GA: Sendable, GS: Sendable, GE: S
     func commitAddressed(_ keys: ElementKeys) {
         guard let id = lastAddressed else { return }
         setKeys(&memo, id, keys)
+    }
+
+    @usableFromInline
+    func appendRememberedKeys(into keys: inout [AnyHashableSendable]) {
+        rememberedKeys(memo, &keys)
     }
 }
 
@@ -322,4 +342,7 @@ internal final class FocusedSupervisionTracker<LA: Sendable, LS: Sendable, LE: S
 
     @usableFromInline
     func commitAddressed(_ keys: ElementKeys) { inner.commitAddressed(keys) }
+
+    @usableFromInline
+    func appendRememberedKeys(into keys: inout [AnyHashableSendable]) { inner.appendRememberedKeys(into: &keys) }
 }
