@@ -23,7 +23,7 @@ public typealias PrismKeyPath<Root, Value> = WritableKeyPath<Root, Value?>
 ///
 /// extension AppAction: Prismatic {
 ///     static func prism<Value>(for path: WritableKeyPath<AppAction, Value?>) -> Prism<AppAction, Value>? {
-///         if path == \AppAction.counter {
+///         if path == \AppAction.counter as AnyKeyPath {
 ///             return Prism<AppAction, CounterAction>(preview: { $0.counter }, review: AppAction.counter) as? Prism<AppAction, Value>
 ///         }
 ///         return nil
