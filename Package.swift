@@ -63,7 +63,8 @@ let package = Package(
                 .product(name: "SwiftSyntaxMacroExpansion", package: "swift-syntax", condition: macros),
             ]
         ),
-        // Every code example of the seed pages, as written, with its stated outcome. The type-checker
+        // Every code example of SwiftRex's documentation pages (Behavior, Reducer, Middleware, Lifting
+        // Features, Store), as written, with its stated outcome. The type-checker
         // warns (an error under -warnings-as-errors) on any expression that takes over 200 ms.
         .testTarget(
             name: "SeedExamples",

@@ -3,7 +3,7 @@ import SwiftRexMacros
 import SwiftRexTestSupport
 import Testing
 
-// The Behavior page's code examples, as written (a `/* … */` placeholder is filled with the
+// The code examples of SwiftRex's Behavior documentation page, as written (a `/* … */` placeholder is filled with the
 // smallest body that shows the stated point), each with the outcome the page states.
 
 private enum BehaviorPage {

@@ -4,7 +4,7 @@ import SwiftRexMacros
 import SwiftRexTestSupport
 import Testing
 
-// Compositions the pages imply at app scale: eight lifted features combined inline (the target's
+// Compositions the documentation pages imply at app scale: eight lifted features combined inline (the target's
 // -warn-long-expression-type-checking=200 fails the build if any expression here takes longer
 // than 200 ms to type-check), and a message sent with the one-closure mutate-and-produce form.
 

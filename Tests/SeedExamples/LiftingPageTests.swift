@@ -3,7 +3,7 @@ import SwiftRexMacros
 import SwiftRexTestSupport
 import Testing
 
-// The Lifting Features page's code examples, as written, each with the outcome the page states.
+// The code examples of SwiftRex's Lifting Features documentation page, as written, each with the outcome the page states.
 // Leading-dot key paths (`.state(\.auth)`, `.environment(\.todoEnv)`) take their root from the
 // host's global types, as the page's closing note says; where an example is an expression with
 // no such host, it runs in a local whose type, or a store whose initial state, names them.

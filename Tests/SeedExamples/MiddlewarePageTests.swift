@@ -4,7 +4,7 @@ import SwiftRexMacros
 import SwiftRexTestSupport
 import Testing
 
-// The Middleware page's code examples, as written, each with the outcome the page states. The
+// The code examples of SwiftRex's Middleware documentation page, as written, each with the outcome the page states. The
 // reactive companions' `readLiveState()` example is out of scope (a Combine/Rx bridge).
 
 private enum MiddlewarePage {

@@ -2,7 +2,7 @@
 import SwiftRexMacros
 import Testing
 
-// The Reducer page's code examples, as written (a `/* … */` placeholder is filled with the
+// The code examples of SwiftRex's Reducer documentation page, as written (a `/* … */` placeholder is filled with the
 // smallest body that shows the stated point), each with the outcome the page states.
 
 private enum ReducerPage {

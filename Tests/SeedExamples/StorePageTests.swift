@@ -2,7 +2,7 @@
 import SwiftRexMacros
 import Testing
 
-// The Store page's code examples, as written, each with the outcome the page states. The
+// The code examples of SwiftRex's Store documentation page, as written, each with the outcome the page states. The
 // `withAnimation { store.dispatch(...) }` line is SwiftUI's and out of scope.
 
 private enum StorePage {

@@ -22,7 +22,7 @@ extension LiftScenarios.RowsAction: Prismatic {
     }
 }
 
-/// The seeds' spellings on the hot path: a case-key-path action lane against the hand-written
+/// The documented spellings on the hot path: a case-key-path action lane against the hand-written
 /// prism (`lift.payload`), and mutate-and-produce in one closure against the two-closure `react`.
 @MainActor
 enum SpellingScenarios {
