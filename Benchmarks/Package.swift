@@ -32,7 +32,12 @@ let package = Package(
                 .product(name: "SwiftRex", package: "SwiftRex"),
             ]
         ),
-        .testTarget(name: "LabCoreTests", dependencies: ["LabCore", "Baselines"]),
+        // The lab's tests; they also hold the TestStore's failure diff to a memory budget, counted
+        // exactly by jemalloc (the library's own tests cannot count allocations).
+        .testTarget(
+            name: "LabCoreTests",
+            dependencies: ["LabCore", "Baselines", .product(name: "SwiftRexTesting", package: "SwiftRex")]
+        ),
     ],
     swiftLanguageModes: [.v6]
 )

@@ -3,7 +3,8 @@ import Testing
 @_spi(Testing) import SwiftRex
 
 /// A store for tests: the real `Store` pipeline (phases, effects, channels and reconcile), a
-/// ``ManualClock``, and assertions on every state change and every action effects send back.
+/// ``SwiftRex/ManualClock``, and assertions on every state change and every action effects send
+/// back (<doc:Testing>).
 ///
 /// Exhaustive by default: sending while received actions are unhandled, and finishing with
 /// unhandled actions, running effects or open channels, are recorded as test issues. Set
@@ -32,8 +33,8 @@ public final class TestStore<Action: Sendable, State: Sendable & Equatable, Envi
     /// The current state.
     public var state: State { store.state }
 
-    /// A test store over a behavior and an environment, on a fresh ``ManualClock``, with a fixed
-    /// date and sequential UUIDs.
+    /// A test store over a behavior and an environment, on a fresh ``SwiftRex/ManualClock``, with a
+    /// fixed date and sequential UUIDs.
     public init(
         initial: State,
         behavior: Behavior<Action, State, Environment>,
@@ -71,14 +72,14 @@ public final class TestStore<Action: Sendable, State: Sendable & Equatable, Envi
         collectReceived()
         if exhaustive && !receivedActions.isEmpty {
             Issue.record(
-                "Must handle \(receivedActions.count) received action(s) before sending \(action): \(describe(receivedActions))",
+                "Must handle \(count(receivedActions.count, "received action")) before sending \(describe(action)): \(describe(receivedActions))",
                 sourceLocation: location
             )
         }
         var expected = store.state
         assert?(&expected)
         store.dispatch(action, source: ActionSource(file: fileID, function: "TestStore.send", line: UInt(line)))
-        expectState(expected, after: "sending \(action)", location: location)
+        expectState(expected, after: "sending \(describe(action))", location: location)
         return self
     }
 
@@ -93,26 +94,35 @@ public final class TestStore<Action: Sendable, State: Sendable & Equatable, Envi
         assert: ((inout State) -> Void)? = nil
     ) async {
         let location = SourceLocation(fileID: fileID, filePath: filePath, line: line, column: column)
-        guard let (received, depth) = await nextReceived() else {
-            Issue.record("Expected to receive an action, but none arrived", sourceLocation: location)
-            return
-        }
-        if !matches(received.action) {
-            Issue.record("Received \(received.action), which does not match", sourceLocation: location)
-        }
-        var expected = store.state
-        assert?(&expected)
-        store.processEffectAction(received, depth: depth)
-        expectState(expected, after: "receiving \(received.action)", location: location)
+        await receive(
+            expecting: "an action the predicate accepts",
+            location: location,
+            mismatch: { matches($0) ? nil : "" },
+            assert: { state, _ in assert?(&state) }
+        )
     }
 
-    /// Receives an action equal to `action`; see ``receive(_:fileID:filePath:line:column:assert:)-(Action)->Bool``.
+    /// Receives an action equal to `action`; see
+    /// ``receive(_:fileID:filePath:line:column:assert:)-((Action)->Bool,_,_,_,_,_)``. A different
+    /// action is reported with both actions side by side and, when they are the same case, the
+    /// parts of the payload that differ.
     public func receive(
         _ action: Action,
         fileID: String = #fileID, filePath: String = #filePath, line: Int = #line, column: Int = #column,
         assert: ((inout State) -> Void)? = nil
     ) async where Action: Equatable {
-        await receive({ $0 == action }, fileID: fileID, filePath: filePath, line: line, column: column, assert: assert)
+        let location = SourceLocation(fileID: fileID, filePath: filePath, line: line, column: column)
+        await receive(
+            expecting: describe(action),
+            location: location,
+            mismatch: { received in
+                guard received != action else { return nil }
+                // Different cases: the side-by-side lines say it all; the same case: show what differs.
+                guard isSameCase(action, received) else { return "" }
+                return "\n" + stateDifference(expected: action, actual: received, limit: 10)
+            },
+            assert: { state, _ in assert?(&state) }
+        )
     }
 
     /// Receives an action in `prism`'s case; `assert` also gets the extracted payload.
@@ -122,18 +132,39 @@ public final class TestStore<Action: Sendable, State: Sendable & Equatable, Envi
         assert: ((Value, inout State) -> Void)? = nil
     ) async {
         let location = SourceLocation(fileID: fileID, filePath: filePath, line: line, column: column)
+        await receive(
+            expecting: "an action in the prism's case (carrying \(Value.self))",
+            location: location,
+            mismatch: { prism.preview($0) == nil ? "" : nil },
+            assert: { state, received in
+                if let value = prism.preview(received) { assert?(value, &state) }
+            }
+        )
+    }
+
+    /// The shared body of every `receive`: pops the first received action, reports a mismatch
+    /// (`mismatch` returns `nil` when the action is the expected one, else extra detail), processes
+    /// the action anyway and asserts the state.
+    private func receive(
+        expecting expectation: String,
+        location: SourceLocation,
+        mismatch: (Action) -> String?,
+        assert: (inout State, Action) -> Void
+    ) async {
         guard let (received, depth) = await nextReceived() else {
-            Issue.record("Expected to receive an action, but none arrived", sourceLocation: location)
+            Issue.record(Comment(rawValue: nothingArrived(expecting: expectation)), sourceLocation: location)
             return
         }
-        var expected = store.state
-        if let value = prism.preview(received.action) {
-            assert?(value, &expected)
-        } else {
-            Issue.record("Received \(received.action), which is not the expected case", sourceLocation: location)
+        if let detail = mismatch(received.action) {
+            Issue.record(
+                Comment(rawValue: "Received an action other than the expected one:\n  expected: \(expectation)\n  received: \(describe(received.action))\(detail)"),
+                sourceLocation: location
+            )
         }
+        var expected = store.state
+        assert(&expected, received.action)
         store.processEffectAction(received, depth: depth)
-        expectState(expected, after: "receiving \(received.action)", location: location)
+        expectState(expected, after: "receiving \(describe(received.action))", location: location)
     }
 
     /// Drops the received actions without asserting them.
@@ -200,17 +231,53 @@ public final class TestStore<Action: Sendable, State: Sendable & Equatable, Envi
     private func expectState(_ expected: State, after step: String, location: SourceLocation) {
         let actual = store.state
         guard expected != actual else { return }
-        Issue.record("State after \(step) differs from the expected state \(stateDifference(expected: expected, actual: actual))", sourceLocation: location)
+        Issue.record(
+            Comment(rawValue: "State after \(step) differs from the expected state:\n\(stateDifference(expected: expected, actual: actual))"),
+            sourceLocation: location
+        )
+    }
+
+    /// Why no action arrived: what the store still holds, and what would move it on.
+    private func nothingArrived(expecting expectation: String) -> String {
+        var message = "Expected to receive \(expectation), but no action arrived."
+        let pending = store.pendingEffects.filter { $0.kind != .openChannel }
+        if pending.isEmpty {
+            message += " No effect is running or waiting on the clock."
+        } else {
+            message += " Still pending:\n" + pending.map { "  \($0)" }.joined(separator: "\n")
+            if pending.contains(where: \.waitsOnTheClock) {
+                message += "\n(advance the manual clock with `advance(by:)` to fire what waits on it)"
+            }
+        }
+        return message
     }
 
     private func checkExhaustion(sourceLocation: SourceLocation?) {
         collectReceived()
         var problems: [String] = []
-        if !receivedActions.isEmpty { problems.append("\(receivedActions.count) received action(s) not asserted: \(describe(receivedActions))") }
-        if !store.isIdle { problems.append("effects are still running or waiting on the clock (\(store.registeredEffectCount) registered)") }
-        if !store.openChannelIDs.isEmpty { problems.append("channels are still open: \(store.openChannelIDs)") }
+        if !receivedActions.isEmpty {
+            problems.append("\(count(receivedActions.count, "received action")) not asserted: \(describe(receivedActions))\n  (assert each with `receive`, or drop them with `skipReceivedActions()`)")
+        }
+        let pending = store.pendingEffects
+        let effects = pending.filter { $0.kind != .openChannel }
+        let channels = pending.filter { $0.kind == .openChannel }
+        if !effects.isEmpty {
+            var text = "\(count(effects.count, "effect")) still running or waiting:\n" + effects.map { "  \($0)" }.joined(separator: "\n")
+            text += effects.contains(where: \.waitsOnTheClock)
+                ? "\n  (advance the manual clock with `advance(by:)` and assert what they send, or cancel them with `Effect.cancel(id:)`)"
+                : "\n  (let them finish and assert what they send, or cancel them with `Effect.cancel(id:)`)"
+            problems.append(text)
+        } else if !store.isIdle {
+            problems.append("effects are still running or waiting on the clock (\(store.registeredEffectCount) registered)")
+        }
+        if !channels.isEmpty {
+            problems.append(
+                "\(count(channels.count, "channel")) still open:\n" + channels.map { "  \($0)" }.joined(separator: "\n")
+                    + "\n  (a supervised channel closes when the state stops wanting it; close others with `Effect.cancel(id:)`)"
+            )
+        }
         guard !problems.isEmpty else { return }
-        let message = Comment(rawValue: "TestStore finished with " + problems.joined(separator: "; "))
+        let message = Comment(rawValue: "TestStore finished with work left:\n- " + problems.joined(separator: "\n- "))
         if let sourceLocation {
             Issue.record(message, sourceLocation: sourceLocation)
         } else {
@@ -218,8 +285,18 @@ public final class TestStore<Action: Sendable, State: Sendable & Equatable, Envi
         }
     }
 
+    /// An action in a failure message: at most a few hundred characters, however large its payload.
+    private func describe(_ action: Action) -> String {
+        boundedDescription(action, budget: 200)
+    }
+
     private func describe(_ actions: [DispatchedAction<Action>]) -> String {
-        actions.map { "\($0.action)" }.joined(separator: ", ")
+        let shown = actions.prefix(10).map { describe($0.action) }.joined(separator: ", ")
+        return actions.count > 10 ? shown + ", … (\(actions.count - 10) more)" : shown
+    }
+
+    private func count(_ number: Int, _ noun: String) -> String {
+        "\(number) \(noun)\(number == 1 ? "" : "s")"
     }
 }
 

@@ -2,10 +2,11 @@ import SwiftRex
 import SwiftRexTestSupport
 import Testing
 
-/// D4: every mutation path mutates in place. A large payload (a 100k-element `[Int]` and a
-/// `ProbeBuffer` of the same size that counts its copies) keeps its storage uniquely referenced and
-/// at the same address. The tests never hold a second reference to the state themselves; the paths
-/// that copy by design are asserted to copy, so the probes are known to be able to fail.
+/// Every mutation path mutates in place (Lifting, "In place, never a copy"). A large payload (a
+/// 100k-element `[Int]` and a `ProbeBuffer` of the same size that counts its copies) keeps its
+/// storage uniquely referenced and at the same address. The tests never hold a second reference to
+/// the state themselves; the paths that copy by design are asserted to copy, so the probes are
+/// known to be able to fail.
 @MainActor
 @Suite struct CopyOnWriteTests {
     nonisolated static let size = 100_000
@@ -218,7 +219,7 @@ import Testing
     }
 
     @Test func previewSetTraversalCopiesByDesign() {
-        // SPEC §1.1: `AffineTraversal(preview:set:)` copies the part out and rebuilds the whole; the
+        // `AffineTraversal(preview:set:)` copies the part out and rebuilds the whole; the
         // optimiser happens to elide the copy in release builds, but nothing promises it.
         let affine = AffineTraversal<Big, Payload>(preview: { $0.optional }, set: { $0.optional = $1 })
         var state = Big(optional: Payload())

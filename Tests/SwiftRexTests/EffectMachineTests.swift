@@ -2,8 +2,9 @@
 import Synchronization
 import Testing
 
-// Tests for the pure effect state machine (SPEC §2.5, §3.2, §3.4, §3.5, §4; D7–D10), driven
-// through a recording interpreter. No tasks and no sleeping: time is the `now:` argument, and the
+// Tests for the pure effect state machine — the rules of the EffectsAndScheduling and
+// SupervisionAndChannels articles (Sources/SwiftRex/Documentation.docc) — driven through a
+// recording interpreter. No tasks and no sleeping: time is the `now:` argument, and the
 // tests fire timers and report completions by calling the machine explicitly.
 
 // MARK: - Recording interpreter
@@ -218,7 +219,7 @@ fileprivate extension EffectMachine where Payload == String {
     }
 }
 
-// MARK: - Scheduling policies (SPEC §2.5)
+// MARK: - Scheduling policies (EffectsAndScheduling, "Scheduling policies")
 
 @MainActor
 @Suite struct EffectMachineSchedulingTests {
@@ -359,8 +360,8 @@ fileprivate extension EffectMachine where Payload == String {
     }
 
     @Test mutating func throttleWindowIsTheShorterOfTheStampAndTheCall() {
-        // §2.5 step 4: a stamp older than its own interval is pruned; a live one drops the call
-        // only when younger than the call's interval too.
+        // The throttle window: a stamp older than its own interval is forgotten; a live one drops the
+        // call only when younger than the call's interval too.
         machine.run("long", .throttle(id: "a", interval: ms(2_000)), using: fake)
         machine.run("short", .throttle(id: "a", interval: ms(1_000)), at: ms(1_500), using: fake)
         machine.run("unthrottled", .throttle(id: "b", interval: ms(1_000)), using: fake)
@@ -468,7 +469,7 @@ fileprivate extension EffectMachine where Payload == String {
     }
 }
 
-// MARK: - Generations (D9)
+// MARK: - Generations (stale completions and timers do nothing)
 
 @MainActor
 @Suite struct EffectMachineGenerationTests {
@@ -563,7 +564,7 @@ fileprivate extension EffectMachine where Payload == String {
     }
 }
 
-// MARK: - Channels (§3.2, §3.5)
+// MARK: - Channels (opening, delivery, channels opened by effects)
 
 @MainActor
 @Suite struct EffectMachineChannelTests {
@@ -708,7 +709,7 @@ fileprivate extension EffectMachine where Payload == String {
     }
 
     @Test mutating func throttledDeliveryIsNotBlockedByAnOlderLongerStampUnderTheKey() {
-        // One-shot throttling and channel delivery share the stamp per key (§4); a silent channel
+        // One-shot throttling and channel delivery share the stamp per key (EffectsAndScheduling, "The registry"); a silent channel
         // sets no stamp on open, so the one-shot's 2s stamp is still there. It has not lapsed,
         // but it is older than the channel's own 1s window: the broadcast goes through.
         machine.run("first", .throttle(id: "a", interval: ms(2_000)), using: fake)
@@ -727,7 +728,7 @@ fileprivate extension EffectMachine where Payload == String {
     }
 }
 
-// MARK: - Reconcile (§3.4, D7, D8, D10)
+// MARK: - Reconcile (SupervisionAndChannels: leavers first, settle, cancel by id)
 
 @MainActor
 @Suite struct EffectMachineReconcileTests {
@@ -870,7 +871,7 @@ fileprivate extension EffectMachine where Payload == String {
         machine.run("cancel", .cancelInFlight(id: "a"), at: ms(10), using: fake)
         machine.reconcile([entry("a", "c2", reset: "r1", broadcast: "y")], now: ms(20), using: fake)
         machine.reconcile([entry("a", "c3", reset: "r2", broadcast: "y")], now: ms(30), using: fake)
-        #expect(fake.log == ["open c1", "cancel c1"], "neither a broadcast nor a reset change reopens it (D10)")
+        #expect(fake.log == ["open c1", "cancel c1"], "neither a broadcast nor a reset change reopens it (a channel cancelled by id stays closed)")
         machine.reconcile([entry("b", "b1")], now: ms(40), using: fake)
         machine.reconcile([entry("b", "b1"), entry("a", "c4", reset: "r2", broadcast: "y")], now: ms(50), using: fake)
         #expect(fake.log == ["open c1", "cancel c1", "open b1", "open c4"])
@@ -898,7 +899,7 @@ fileprivate extension EffectMachine where Payload == String {
     }
 }
 
-// MARK: - Teardown, inspection and slots (§4)
+// MARK: - Teardown, inspection and slots (the registry)
 
 @MainActor
 @Suite struct EffectMachineLifecycleTests {

@@ -173,7 +173,8 @@ import Testing
     }
 }
 
-/// `EffectScheduling`: independent knobs, and the factories' settings (SPEC §2.4 table).
+/// `EffectScheduling`: independent knobs, and the factories' settings (the table of
+/// EffectsAndScheduling, "Scheduling policies").
 @Suite struct EffectSchedulingTests {
     struct Knobs: Equatable {
         var id: AnyHashableSendable?

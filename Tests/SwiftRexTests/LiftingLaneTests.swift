@@ -4,8 +4,8 @@ import SwiftRex
 import SwiftRexTestSupport
 
 // Lifting tests that were still missing: nested collection lifts, the Prism state lane through
-// lift, copy-on-write probes for every state lane through lift (D4), and the law "lifting
-// distributes over combine" over random inputs.
+// lift, copy-on-write probes for every state lane through lift (Lifting, "In place, never a copy"),
+// and the law "lifting distributes over combine" over random inputs.
 
 // MARK: - Nested collections (boards → cards)
 
@@ -167,7 +167,7 @@ enum Kanban {
     }
 }
 
-// MARK: - Copy-on-write through every state lane (D4)
+// MARK: - Copy-on-write through every state lane (mutation in place)
 
 @MainActor
 @Suite struct LaneCopyOnWriteTests {

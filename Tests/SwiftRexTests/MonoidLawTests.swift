@@ -3,7 +3,8 @@ import SwiftRexTestSupport
 import Testing
 
 /// Associativity and both identities (plus the one-pass folds) for every monoid of the core, on
-/// seeded generated samples, by observational equality (SPEC §1.10).
+/// seeded generated samples, by observational equality (Composition,
+/// "Observational equality and the laws").
 @Suite struct MonoidLawTests {
     typealias F = CoreFixtures
 
@@ -44,7 +45,7 @@ import Testing
     }
 
     @Test(arguments: [8, 9] as [UInt64])
-    func reducerOutcomeIsAMonoidAndKeepsU1(seed: UInt64) {
+    func reducerOutcomeIsAMonoidAndKeepsTheUnchangedLaw(seed: UInt64) {
         let endos = F.endoMuts(count: 4, seed: seed)
         let samples: [ReducerOutcome<F.State>] = [.unchanged, .unchanged] + endos.map { .mutation($0) }
         #expect(MonoidLaws.check(outcomes: samples, on: F.states) == [])

@@ -251,11 +251,11 @@ enum Chat {
         #expect(events.values == ["dark false", "dark true", "dark false"])
     }
 
-    /// Two slices, each with a supervision: one action changes both. The leavers of both patches
-    /// close, in container order, before either opens anything.
+    /// Three slices, each with a supervision: one action changes two. The leavers of both patches
+    /// close, in container order, before either opens anything; the third is not looked at.
     @Test func leaversOfEveryPatchedSegmentCloseBeforeAnythingOpens() {
         struct Slot: Sendable, Equatable { var id = 0 }
-        struct Both: Sendable, Equatable { var first = Slot(); var second = Slot() }
+        struct Both: Sendable, Equatable { var first = Slot(); var second = Slot(); var third = Slot() }
         let events = Chat.Events()
         func watcher(_ name: String) -> Behavior<Int, Slot, Void> {
             Behavior<Int, Slot, Void>.supervise { slot in
@@ -271,13 +271,14 @@ enum Chat {
             both.first.id = value
             both.second.id = value
         }.confined(to: \Both.first, \Both.second)
-        let app = watcher("a").lift(.state(\Both.first)) <> watcher("b").lift(.state(\Both.second)) <> writer
+        let app = watcher("a").lift(.state(\Both.first)) <> watcher("b").lift(.state(\Both.second))
+            <> watcher("c").lift(.state(\Both.third)) <> writer
         let store = Store(initial: Both(), behavior: app, environment: ())
         let fullBefore = store.supervisionStatistics.fullReconciles
 
         store.dispatch(1)
 
-        #expect(events.values == ["a0 open", "b0 open", "a0 close", "b0 close", "a1 open", "b1 open"])
+        #expect(events.values == ["a0 open", "b0 open", "c0 open", "a0 close", "b0 close", "a1 open", "b1 open"])
         #expect(store.supervisionStatistics.fullReconciles == fullBefore)
         #expect(store.supervisionStatistics.patchedReconciles == 1)
     }
@@ -287,7 +288,7 @@ enum Chat {
     /// channel open.
     @Test func aChannelMovingBetweenSupervisionsFallsBackToAFullReconcile() {
         struct Slot: Sendable, Equatable { var holds = false }
-        struct Both: Sendable, Equatable { var first = Slot(holds: true); var second = Slot() }
+        struct Both: Sendable, Equatable { var first = Slot(holds: true); var second = Slot(); var other = 0 }
         let events = Chat.Events()
         func holder() -> Behavior<Int, Slot, Void> {
             Behavior<Int, Slot, Void>.supervise { slot in
@@ -305,7 +306,9 @@ enum Chat {
             both.first.holds.toggle()
             both.second.holds.toggle()
         }.confined(to: \Both.first, \Both.second)
-        let store = Store(initial: Both(), behavior: holder().lift(.state(\Both.first)) <> holder().lift(.state(\Both.second)) <> writer, environment: ())
+        // A third supervision, on a part the writer does not touch, keeps the reconcile partial.
+        let other = Behavior<Int, Int, Void>.supervise { _ in Supervision { _ in [] } }.lift(.state(\Both.other))
+        let store = Store(initial: Both(), behavior: holder().lift(.state(\Both.first)) <> holder().lift(.state(\Both.second)) <> other <> writer, environment: ())
         let before = store.supervisionStatistics
 
         store.dispatch(0)

@@ -93,7 +93,7 @@ import SwiftRexTesting
         await withKnownIssue {
             await store.finish()
         } matching: { issue in
-            String(describing: issue).contains("channels are still open")
+            String(describing: issue).contains("1 channel still open")
         }
         store.send(.goOffline) { $0.isLive = false }
         #expect(store.store.openChannelIDs.isEmpty)
@@ -105,7 +105,7 @@ import SwiftRexTesting
         await withKnownIssue {
             await store.receive(.results([])) { $0.pongs = 1 }
         } matching: { issue in
-            String(describing: issue).contains("does not match")
+            String(describing: issue).contains("other than the expected one")
         }
         #expect(store.state.pongs == 1)
         await store.finish()

@@ -41,11 +41,11 @@ struct CommandLineTests {
     @Test("soak memory tolerance")
     func soakTolerance() {
         let start = 400 << 20
-        #expect(SoakReport.allowedGrowth(start: start) == 40 << 20)
-        #expect(SoakReport.allowedGrowth(start: 10 << 20) == 32 << 20)
-        #expect(SoakReport.memoryHeld(start: start, end: start + (40 << 20)))
+        #expect(SoakReport.allowedGrowth(start: start) == 8 << 20)
+        #expect(SoakReport.allowedGrowth(start: 10 << 20) == 8 << 20)
+        #expect(SoakReport.memoryHeld(start: start, end: start + (8 << 20)))
         #expect(SoakReport.memoryHeld(start: start, end: start - (100 << 20)))
-        #expect(!SoakReport.memoryHeld(start: start, end: start + (40 << 20) + 1))
+        #expect(!SoakReport.memoryHeld(start: start, end: start + (8 << 20) + 1))
     }
 
     @Test("usage errors", arguments: [["--bogus"], ["--filter"], ["compare", "a.json"], ["compare", "a", "b", "--time-tolerance", "x"], ["--size", "3"],

@@ -1,8 +1,8 @@
 import Foundation
 import Synchronization
 
-/// What the one-closure ``Behavior/reduce(_:)-(@Sendable(Action,inout State,MutationContext)->Producer<Action,State,Environment>)``
-/// form sees while it mutates (phase 2): the store's generators.
+/// What the one-closure `Behavior.reduce { action, state, context in … }` form sees while it
+/// mutates (phase 2): the store's generators.
 public struct MutationContext: Sendable {
     @usableFromInline let readGenerators: @Sendable () -> StoreGenerators
 
@@ -41,7 +41,7 @@ extension Behavior {
     /// }
     /// ```
     ///
-    /// Like ``reduce(_:)-(@Sendable(Action,inout State)->Void)``, it counts as a mutation for every
+    /// Like the two-parameter `reduce { action, state in … }`, it counts as a mutation for every
     /// action (lift it to have it skip actions that are not its own). It costs no more than the
     /// two-closure `react { … .reduce { … }.produce { … } }`: one reusable record per behavior
     /// carries the action from phase 1 to the producer, so only the closure the body returns is

@@ -119,7 +119,7 @@ public struct Behavior<Action: Sendable, State: Sendable, Environment: Sendable>
         Behavior(units: [.reaction(react, scope: .anything)])
     }
 
-    /// Alias for ``react(_:)``.
+    /// Alias for ``react(_:)-type.method``.
     @inlinable
     public static func handle(_ react: @escaping @MainActor @Sendable (Action, PreReducerContext<State>) -> Reaction<Action, State, Environment>) -> Behavior {
         Behavior(units: [.reaction(react, scope: .anything)])

@@ -66,7 +66,7 @@ extension Effect {
     /// Runs `body` in a `Task` when the effect starts; `body` sends actions through ``Send``.
     ///
     /// The effect completes when `body` returns — never after cancellation. Cancelling it (through
-    /// `scheduling`, ``cancel(id:)-swift.type.method`` or the Store's teardown) cancels the task and
+    /// `scheduling`, ``cancel(id:)-(AnyHashableSendable)`` or the Store's teardown) cancels the task and
     /// drops every later `send`. A run cancelled before its task starts never calls `body`.
     ///
     /// ```swift
@@ -138,7 +138,7 @@ extension Effect {
     /// Opens a channel under `scheduling.id` whose values are consumed as an `AsyncStream`.
     ///
     /// Wraps ``channel(value:scheduling:file:function:line:_:)``: `value` and every value delivered
-    /// later into the live channel (through ``broadcast(_:channel:)-swift.type.method`` or another
+    /// later into the live channel (through ``broadcast(_:channel:)-(_,AnyHashableSendable)`` or another
     /// `channel` under the same id) is yielded into the stream, buffered by `bufferingPolicy`.
     /// `consume` runs in a `Task`. Cancelling the channel finishes the stream, cancels the task and
     /// drops later sends; when `consume` returns, the channel completes and closes.

@@ -39,7 +39,18 @@ internal final class EffectEngine<Action: Sendable>: EffectInterpreter {
     init(clock: EngineClock, post: @escaping @Sendable (DispatchedAction<Action>, Int) -> Void) {
         self.clock = clock
         self.post = post
+        channelLayout = (
+            MemoryLayout<Channel<Action>>.stride,
+            MemoryLayout<Channel<Action>>.offset(of: \Channel<Action>.identity) ?? 0,
+            MemoryLayout<Channel<Action>>.offset(of: \Channel<Action>.id) ?? 0,
+            MemoryLayout<Channel<Action>>.offset(of: \Channel<Action>.resetIdentity) ?? 0,
+            MemoryLayout<Channel<Action>>.offset(of: \Channel<Action>.broadcastIdentity) ?? 0
+        )
     }
+
+    /// A channel's stride and the offsets of its identity fields, worked out once: unspecialised
+    /// code would look the layout up (and build key paths) on every reconcile.
+    private let channelLayout: (stride: Int, identity: Int, id: Int, reset: Int, broadcast: Int)
 
     // MARK: Operations
 
@@ -98,33 +109,51 @@ internal final class EffectEngine<Action: Sendable>: EffectInterpreter {
         for key in absent { owners[key] = nil }
     }
 
-    /// Reconciles the supervised channels (phase 5). `segmentEnds[i]` is the end index in
-    /// `channels` of segment `i` (one supervision unit's channels); empty means one segment.
-    /// `orders`, when given, holds each channel's container order (see `ReconcileEntry.order`).
+    /// Reconciles the supervised channels (phase 5): `sets[s]` holds the channels segment `s`
+    /// (one supervision unit) wants, `orders[s]` their container orders (empty: their positions).
     /// Returns whether the set differed from the last one.
     @discardableResult
-    func reconcile(_ channels: Keep<Action>, segmentEnds: [Int] = [], orders: [UInt64] = [], depth: Int) -> Bool {
+    func reconcile(_ sets: [Keep<Action>], orders: [[UInt64]], depth: Int) -> Bool {
         // An unchanged desired set is recognised from the channels' identities alone: nothing is
-        // built and nothing allocated.
-        // Fields are read through a buffer pointer: `channels[i].id` in this unspecialised code
-        // would copy the whole channel out of the array first (three times per channel).
-        if !isBusy, channels.withUnsafeBufferPointer({ buffer in
-            machine.matchesMemory(count: buffer.count) { (buffer[$0].id, buffer[$0].resetIdentity, buffer[$0].broadcastIdentity) }
-        }) {
+        // built and nothing allocated. A set that differs from memory in one short run of
+        // positions (a channel changed, one left and another came in its place) is reconciled
+        // as that run alone.
+        var total = 0
+        for index in sets.indices { total += sets[index].count }
+        if !isBusy, machine.memoryIsInDesiredOrder {
+            let (prefix, suffix) = matchingEnds(sets, total: total)
+            if prefix == total, total == machine.reconciledCount { return false }
+            let span = prefix..<(total - suffix)
+            if span.count == machine.reconciledCount - prefix - suffix, span.count <= max(8, total / 4) {
+                var entries = reconcileBuffer
+                reconcileBuffer = []
+                entries.removeAll(keepingCapacity: true)
+                var start = 0
+                for segment in sets.indices {
+                    let end = start + sets[segment].count
+                    let lower = max(start, span.lowerBound)
+                    let upper = min(end, span.upperBound)
+                    if lower < upper {
+                        appendEntries(sets[segment], (lower - start)..<(upper - start), segment: segment, orders: orders[segment], depth: depth, to: &entries)
+                    }
+                    start = end
+                }
+                isBusy = true
+                let done = machine.reconcileSpan(span, desired: entries, now: clock.now(), using: self)
+                drainDeferred()
+                entries.removeAll(keepingCapacity: true)
+                reconcileBuffer = entries
+                if done { return true }
+            }
+        } else if !isBusy, matchesByKey(sets) {
             return false
         }
         // A reused buffer for the entries of a changed set.
         var entries = reconcileBuffer
         reconcileBuffer = []
         entries.removeAll(keepingCapacity: true)
-        if segmentEnds.isEmpty {
-            appendEntries(channels[...], segment: 0, orders: orders, depth: depth, to: &entries)
-        } else {
-            var start = 0
-            for (segment, end) in segmentEnds.enumerated() {
-                appendEntries(channels[start..<end], segment: segment, orders: orders, depth: depth, to: &entries)
-                start = end
-            }
+        for segment in sets.indices {
+            appendEntries(sets[segment], 0..<sets[segment].count, segment: segment, orders: orders[segment], depth: depth, to: &entries)
         }
         perform(.reconcile(entries))
         entries.removeAll(keepingCapacity: true)
@@ -132,23 +161,110 @@ internal final class EffectEngine<Action: Sendable>: EffectInterpreter {
         return true
     }
 
-    /// Records new container orders for `channels[range]` (`orders` indexed like `channels`):
-    /// their elements moved while the desired set stayed the same.
-    func updateOrders(_ channels: Keep<Action>, _ range: Range<Int>, orders: [UInt64]) {
-        guard !isBusy, orders.count == channels.count else { return }
-        channels.withUnsafeBufferPointer { buffer in
-            machine.updateOrders(count: range.count) { (buffer[range.lowerBound + $0].id, orders[range.lowerBound + $0]) }
+    /// How many positions of `sets`, concatenated, equal reconcile memory (which is in desired
+    /// order) from the front, and then from the back. Each channel's identity is plain data at a
+    /// fixed offset: comparing it reads one cache line of the channel and copies nothing; keys that
+    /// are not all `Int`s are then compared in place, field by field. No allocation.
+    private func matchingEnds(_ sets: [Keep<Action>], total: Int) -> (prefix: Int, suffix: Int) {
+        let remembered = machine.reconciledCount
+        return machine.withMemoryInOrder { identities, keys, resets, broadcasts in
+            let (stride, identityOffset, idOffset, resetOffset, broadcastOffset) = channelLayout
+            func same(_ channel: UnsafeRawPointer, _ at: Int) -> Bool {
+                let identity = (channel + identityOffset).assumingMemoryBound(to: ChannelIdentity.self)
+                guard identity.pointee == identities[at] else { return false }
+                if identity.pointee.isExact { return true }
+                return AnyHashableSendable.equal((channel + idOffset).assumingMemoryBound(to: AnyHashableSendable.self), keys.baseAddress! + at)
+                    && AnyHashableSendable.equal((channel + resetOffset).assumingMemoryBound(to: AnyHashableSendable?.self), resets.baseAddress! + at)
+                    && AnyHashableSendable.equal((channel + broadcastOffset).assumingMemoryBound(to: AnyHashableSendable?.self), broadcasts.baseAddress! + at)
+            }
+            // From the front.
+            var prefix = 0
+            scan: for index in sets.indices {
+                let count = sets[index].withUnsafeBufferPointer { buffer -> Int in
+                    guard let first = buffer.baseAddress else { return 0 }
+                    let base = UnsafeRawPointer(first)
+                    var offset = 0
+                    while offset < buffer.count, prefix &+ offset < remembered, same(base + offset &* stride, prefix &+ offset) { offset &+= 1 }
+                    return offset
+                }
+                prefix &+= count
+                if count < sets[index].count { break scan }
+            }
+            // From the back, not overlapping the front.
+            var suffix = 0
+            let limit = min(total, remembered) - prefix
+            back: for index in sets.indices.reversed() {
+                let count = sets[index].withUnsafeBufferPointer { buffer -> Int in
+                    guard let first = buffer.baseAddress else { return 0 }
+                    let base = UnsafeRawPointer(first)
+                    var offset = 0
+                    while offset < buffer.count, suffix &+ offset < limit,
+                          same(base + (buffer.count &- 1 &- offset) &* stride, remembered &- 1 &- suffix &- offset) {
+                        offset &+= 1
+                    }
+                    return offset
+                }
+                suffix &+= count
+                if count < sets[index].count || suffix >= limit { break back }
+            }
+            return (prefix, suffix)
         }
     }
 
-    /// Whether the channels one part of the desired set wants (in container `orders`) are the
-    /// ones it wanted (`previous`), unchanged and in the same order. `false` while the machine is
-    /// mid-operation. No allocation.
-    func patchMatches(_ segment: Int, previous: some Collection<AnyHashableSendable>, channels: ArraySlice<Channel<Action>>, orders: [UInt64]) -> Bool {
+    /// Whether `sets`, concatenated, are the desired set reconcile memory holds, compared by key
+    /// (memory is not in desired order after partial reconciles).
+    private func matchesByKey(_ sets: [Keep<Action>]) -> Bool {
+        machine.beginMatch()
+        for index in sets.indices {
+            let going = sets[index].withUnsafeBufferPointer { buffer in
+                for offset in 0..<buffer.count
+                where !machine.matchNext(buffer[offset].id, reset: buffer[offset].resetIdentity, broadcast: buffer[offset].broadcastIdentity) {
+                    return false
+                }
+                return true
+            }
+            if !going { return false }
+        }
+        return machine.endMatch()
+    }
+
+    /// Records new container orders for the channels of `set`: their elements moved while the
+    /// desired set stayed the same.
+    func updateOrders(_ set: Keep<Action>, orders: [UInt64]) {
+        guard !isBusy, orders.count == set.count else { return }
+        set.withUnsafeBufferPointer { buffer in
+            machine.updateOrders(count: buffer.count) { (buffer[$0].id, orders[$0]) }
+        }
+    }
+
+    /// Whether the channels one part of the desired set wants (in container `orders`; empty:
+    /// their positions in `segment`) are the ones it wanted (`previous`), unchanged and in the
+    /// same order. `false` while the machine is mid-operation. No allocation.
+    func patchMatches(_ segment: Int, previous: some RandomAccessCollection<AnyHashableSendable>, channels: Keep<Action>, orders: [UInt64]) -> Bool {
         guard !isBusy else { return false }
         return channels.withUnsafeBufferPointer { buffer in
-            machine.segmentMatches(segment: segment, previous: previous, count: buffer.count, orders: orders) {
+            machine.segmentMatches(
+                segment: segment, previousCount: previous.count, previousKey: { previous[previous.index(previous.startIndex, offsetBy: $0)] },
+                count: buffer.count,
+                order: { orders.isEmpty ? containerOrder(segment: segment, ordinal: $0, index: 0) : orders[$0] }
+            ) {
                 (buffer[$0].id, buffer[$0].resetIdentity, buffer[$0].broadcastIdentity)
+            }
+        }
+    }
+
+    /// ``patchMatches(_:previous:channels:orders:)`` with the channels the part wanted last time.
+    func patchMatches(_ segment: Int, previousChannels: Keep<Action>, channels: Keep<Action>, orders: [UInt64]) -> Bool {
+        guard !isBusy else { return false }
+        return previousChannels.withUnsafeBufferPointer { previous in
+            channels.withUnsafeBufferPointer { buffer in
+                machine.segmentMatches(
+                    segment: segment, previousCount: previous.count, previousKey: { previous[$0].id },
+                    count: buffer.count,
+                    order: { orders.isEmpty ? containerOrder(segment: segment, ordinal: $0, index: 0) : orders[$0] }
+                ) {
+                    (buffer[$0].id, buffer[$0].resetIdentity, buffer[$0].broadcastIdentity)
+                }
             }
         }
     }
@@ -164,7 +280,7 @@ internal final class EffectEngine<Action: Sendable>: EffectInterpreter {
         for patch in patches {
             var entries: [ReconcileEntry<Payload>] = []
             entries.reserveCapacity(patch.channels.count)
-            appendEntries(patch.channels[...], segment: patch.segment, orders: patch.orders, depth: depth, to: &entries)
+            appendEntries(patch.channels, 0..<patch.channels.count, segment: patch.segment, orders: patch.orders, depth: depth, to: &entries)
             machinePatches.append((patch.segment, patch.previous, entries))
         }
         isBusy = true
@@ -173,21 +289,25 @@ internal final class EffectEngine<Action: Sendable>: EffectInterpreter {
         return done
     }
 
-    /// `orders` is indexed like the whole channel array (`channels` is a slice of it).
-    private func appendEntries(_ channels: ArraySlice<Channel<Action>>, segment: Int, orders: [UInt64], depth: Int, to entries: inout [ReconcileEntry<Payload>]) {
-        for index in channels.indices {
-            let channel = channels[index]
-            guard let payload = channel.component.channel else { continue }
-            entries.append(ReconcileEntry(
-                key: channel.id,
-                reset: channel.resetIdentity,
-                broadcast: channel.broadcastIdentity,
-                settle: channel.settle,
-                payload: EnginePayload(component: channel.component, depth: depth),
-                traits: Self.traits(payload),
-                segment: segment,
-                order: index < orders.count ? orders[index] : nil
-            ))
+    /// The entries of `channels[range]`, channels of `segment`; `orders` holds the container
+    /// orders of all of `channels` (empty: their positions in the segment).
+    private func appendEntries(
+        _ channels: Keep<Action>, _ range: Range<Int>, segment: Int, orders: [UInt64], depth: Int, to entries: inout [ReconcileEntry<Payload>]
+    ) {
+        channels.withUnsafeBufferPointer { buffer in
+            for index in range {
+                guard let payload = buffer[index].component.channel else { continue }
+                entries.append(ReconcileEntry(
+                    key: buffer[index].id,
+                    reset: buffer[index].resetIdentity,
+                    broadcast: buffer[index].broadcastIdentity,
+                    settle: buffer[index].settle,
+                    payload: EnginePayload(component: buffer[index].component, depth: depth),
+                    traits: Self.traits(payload),
+                    segment: segment,
+                    order: orders.isEmpty ? containerOrder(segment: segment, ordinal: index, index: 0) : orders[index]
+                ))
+            }
         }
     }
 
@@ -217,6 +337,32 @@ internal final class EffectEngine<Action: Sendable>: EffectInterpreter {
     var liveKeyCount: Int {
         if !isBusy { settledLiveKeyCount = machine.liveKeyCount }
         return settledLiveKeyCount
+    }
+
+    /// Everything the registry still holds, named for diagnostics; empty while the machine is
+    /// mid-operation.
+    var pendingEffects: [PendingEffect] {
+        guard !isBusy else { return [] }
+        return machine.holdings.map { key, holding in
+            let id: AnyHashableSendable? = key.base is AnonymousEffectKey ? nil : key
+            switch holding {
+            case .running:
+                return PendingEffect(id: id, kind: .running)
+            case .waitingToStart(let payload):
+                let scheduling = payload.component.scheduling
+                var debounce: Duration?
+                if case .debounce(let window)? = scheduling.coalesce { debounce = window }
+                return PendingEffect(id: id, kind: .waitingToStart(delay: scheduling.delay, debounce: debounce))
+            case .openChannel:
+                return PendingEffect(id: id, kind: .openChannel)
+            case .pendingDelivery(let delivery):
+                var debounce: Duration?
+                if case .debounce(let window)? = delivery { debounce = window }
+                return PendingEffect(id: id, kind: .pendingDelivery(debounce: debounce))
+            case .settling:
+                return PendingEffect(id: id, kind: .settling)
+            }
+        }
     }
 
     private var settledOpenChannelKeys: [AnyHashableSendable] = []

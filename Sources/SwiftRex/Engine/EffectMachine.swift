@@ -48,8 +48,12 @@ internal struct ReconcileEntry<Payload> {
     /// The supervision segment (one supervision unit of the behavior) that wants the channel.
     var segment: Int = 0
     /// The channel's place in container order (segment, element, index within the element),
-    /// which orders leavers (D7) even after single-element reconciles; `nil`: its desired position.
+    /// which orders leavers (cancelled in container order) even after single-element reconciles;
+    /// `nil`: its desired position.
     var order: UInt64? = nil
+
+    /// The identity as plain data (see `ChannelIdentity`).
+    var identity: ChannelIdentity { ChannelIdentity(id: key, reset: reset, broadcast: broadcast) }
 }
 
 /// A key that never equals a user id: the private registration of an id-less component.
@@ -58,8 +62,10 @@ internal struct AnonymousEffectKey: Hashable, Sendable {
 }
 
 /// The pure core of the effect engine: the keyed registry of runs, timers and channels in flat
-/// arrays, every scheduling policy of SPEC §2.5, channel opening and delivery (§3.2), and reconcile
-/// (§3.4 with D7, D8, D10). Generation tags make a stale completion or timer a no-op (D9), and every
+/// arrays, every scheduling policy (<doc:EffectsAndScheduling#Scheduling-policies>), channel opening
+/// and delivery (<doc:EffectsAndScheduling#Channels-in-effects>), and reconcile
+/// (<doc:SupervisionAndChannels#How-reconcile-decides>). Generation tags make a stale completion or
+/// timer a no-op (<doc:EffectsAndScheduling#The-registry>), and every
 /// token is cancelled exactly once, by the machine.
 ///
 /// Value type, no tasks, no clock: time comes in as `now`, side effects go out through an
@@ -110,6 +116,8 @@ internal struct EffectMachine<Payload> {
     // swaps a leaver out); `memorySeq` keeps each channel's container order.
     private var memoryIndex: [AnyHashableSendable: Int] = [:]
     private var memoryKey: [AnyHashableSendable] = []
+    /// Each remembered channel's identity as plain data (see `ChannelIdentity`).
+    private var memoryIdentity: [ChannelIdentity] = []
     private var memoryReset: [AnyHashableSendable?] = []
     private var memoryBroadcast: [AnyHashableSendable?] = []
     private var memorySuppressed: [Bool] = []
@@ -151,10 +159,46 @@ internal struct EffectMachine<Payload> {
     /// The number of keys with a run, a timer, a channel or a throttle stamp.
     var liveKeyCount: Int { slotIndex.count }
 
+    /// What a registered key still holds, for diagnostics.
+    enum Holding {
+        /// A one-shot run that started and has not completed.
+        case running
+        /// A one-shot run waiting on a timer (delay or debounce) before it starts.
+        case waitingToStart(Payload)
+        /// A live channel.
+        case openChannel
+        /// A value waiting on a debounce timer before it is delivered into a live channel (with the
+        /// pacing the channel registered when it opened).
+        case pendingDelivery(ChannelDelivery?)
+        /// A channel re-creation waiting for its settle time.
+        case settling
+    }
+
+    /// Everything still running, waiting or open, by key, in slot order (throttle windows aside).
+    var holdings: [(key: AnyHashableSendable, holding: Holding)] {
+        var result: [(key: AnyHashableSendable, holding: Holding)] = []
+        for index in run.indices {
+            guard let key = slotKey[index] else { continue }
+            switch run[index] {
+            case .idle: break
+            case .starting, .oneShot: result.append((key, .running))
+            case .waiting(_, _, let payload): result.append((key, .waitingToStart(payload)))
+            case .channel: result.append((key, .openChannel))
+            }
+            if deliverTimer[index] != nil {
+                var delivery: ChannelDelivery?
+                if case .channel(_, _, _, let registered) = run[index] { delivery = registered }
+                result.append((key, .pendingDelivery(delivery)))
+            }
+            if settleTimer[index] != nil { result.append((key, .settling)) }
+        }
+        return result
+    }
+
     /// The number of keys in reconcile memory.
     var reconciledCount: Int { memoryKey.count }
 
-    // MARK: Scheduling (§2.5)
+    // MARK: Scheduling (EffectsAndScheduling, "Scheduling policies")
 
     /// Schedules one component. `traits` is non-nil for a channel payload.
     mutating func schedule<I: EffectInterpreter>(
@@ -235,7 +279,8 @@ internal struct EffectMachine<Payload> {
         }
     }
 
-    /// A one-shot run or a channel completed. Only the run with this generation is removed (D9);
+    /// A one-shot run or a channel completed. Only the run with this generation is removed (a stale
+    /// completion does nothing);
     /// throttle stamps and reconcile memory stay.
     mutating func complete<I: EffectInterpreter>(key: AnyHashableSendable, generation: UInt64, using interpreter: I) where I.Payload == Payload {
         guard let slot = slotIndex[key], run[slot].generation == generation else { return }
@@ -264,7 +309,7 @@ internal struct EffectMachine<Payload> {
         for key in slotKey.compactMap({ $0 }) { cancel(key: key, using: interpreter) }
     }
 
-    /// The throttle gate of §2.5 step 4, with the prune done lazily for this key: a stamp at least
+    /// The throttle gate, with the prune done lazily for this key: a stamp at least
     /// as old as its own interval has lapsed; a live one drops the call only when it is also younger
     /// than the call's interval (so a zero or negative interval never throttles).
     private func isThrottled(_ slot: Int, interval: Duration, now: Duration) -> Bool {
@@ -273,7 +318,7 @@ internal struct EffectMachine<Payload> {
         return age < last.interval && age < interval
     }
 
-    // MARK: Channels (§3.2)
+    // MARK: Channels (opening and delivery)
 
     private mutating func scheduleChannel<I: EffectInterpreter>(
         _ payload: Payload, traits: ChannelTraits, key: AnyHashableSendable, now: Duration, using interpreter: I
@@ -290,7 +335,7 @@ internal struct EffectMachine<Payload> {
             case .debounce(let window):
                 deliverTimer[slot].map { $0.token.cancel() }
                 guard window > .zero else {
-                    // A non-positive window delivers at once, like a one-shot debounce (§2.5).
+                    // A non-positive window delivers at once, like a one-shot debounce.
                     deliverTimer[slot] = nil
                     interpreter.deliver(payload, to: sink)
                     return
@@ -318,7 +363,7 @@ internal struct EffectMachine<Payload> {
         }
     }
 
-    // MARK: Reconcile (§3.4, D5, D7, D8, D10)
+    // MARK: Reconcile (SupervisionAndChannels, "How reconcile decides")
 
     /// Brings the live channels in line with the desired set. An unchanged set does nothing and
     /// allocates nothing. Leavers are cancelled (in their previous order) before anything opens;
@@ -349,7 +394,7 @@ internal struct EffectMachine<Payload> {
 
         lastFullHadDuplicates = unique.count != desired.count
 
-        // Leavers first, in their previous container order (D7).
+        // Leavers first, in their previous container order.
         var leavers: [Int] = []
         for index in memoryKey.indices where position[memoryKey[index]] == nil { leavers.append(index) }
         if leavers.count > 1 { leavers.sort { memorySeq[$0] < memorySeq[$1] } }
@@ -372,12 +417,14 @@ internal struct EffectMachine<Payload> {
         // the Collection witness, whose read coroutine allocates a frame per element.
         memoryIndex = position
         memoryKey.removeAll(keepingCapacity: true)
+        memoryIdentity.removeAll(keepingCapacity: true)
         memoryReset.removeAll(keepingCapacity: true)
         memoryBroadcast.removeAll(keepingCapacity: true)
         memorySeq.removeAll(keepingCapacity: true)
         memorySegment.removeAll(keepingCapacity: true)
         for index in unique.indices {
             memoryKey.append(unique[index].key)
+            memoryIdentity.append(unique[index].identity)
             memoryReset.append(unique[index].reset)
             memoryBroadcast.append(unique[index].broadcast)
             memorySeq.append(unique[index].order ?? nextSeq &+ UInt64(index))
@@ -410,31 +457,32 @@ internal struct EffectMachine<Payload> {
 
     // MARK: Partial reconcile (patches)
 
-    /// True when `previous` (the keys one part of the desired set wanted last time) and the
+    /// True when the `previousCount` keys one part of the desired set wanted last time and the
     /// `count` identities read by index are the same channels with the same reset and broadcast
     /// keys and the same container `orders`, all remembered for `segment`. No allocation.
     mutating func segmentMatches(
         segment: Int,
-        previous: some Collection<AnyHashableSendable>,
+        previousCount: Int,
+        previousKey: (Int) -> AnyHashableSendable,
         count: Int,
-        orders: [UInt64],
+        order: (Int) -> UInt64,
         _ identity: (Int) -> (key: AnyHashableSendable, reset: AnyHashableSendable?, broadcast: AnyHashableSendable?)
     ) -> Bool {
         epoch &+= 1
         var distinct = 0
         for position in 0..<count {
             let (key, reset, broadcast) = identity(position)
-            guard let index = rememberedIndex(key, reset: reset, broadcast: broadcast), memorySegment[index] == segment
+            guard let index = rememberedIndex(key, reset: reset, broadcast: broadcast), memorySegment[index] == segment,
+                  memorySeq[index] == order(position)
             else { return false }
-            if position < orders.count, memorySeq[index] != orders[position] { return false }
             if memoryEpoch[index] != epoch {
                 memoryEpoch[index] = epoch
                 distinct += 1
             }
         }
-        guard distinct == previous.count else { return false }
-        for key in previous {
-            guard let index = memoryIndex[key], memoryEpoch[index] == epoch else { return false }
+        guard distinct == previousCount else { return false }
+        for position in 0..<previousCount {
+            guard let index = memoryIndex[previousKey(position)], memoryEpoch[index] == epoch else { return false }
         }
         return true
     }
@@ -478,7 +526,7 @@ internal struct EffectMachine<Payload> {
                 }
             }
         }
-        // Leavers: previous keys no patch wants any more, in their previous container order (D7).
+        // Leavers: previous keys no patch wants any more, in their previous container order.
         var leavers: [Int] = []
         for patch in patches {
             for key in patch.previous {
@@ -501,10 +549,68 @@ internal struct EffectMachine<Payload> {
                 if !memorySuppressed[old] { apply(entry, remembered: old, now: now, using: interpreter) }
                 memoryReset[old] = entry.reset
                 memoryBroadcast[old] = entry.broadcast
+                memoryIdentity[old] = entry.identity
                 if let order = entry.order { memorySeq[old] = order }
             }
         }
         isInDesiredOrder = false
+        return true
+    }
+
+    /// Reconciles a desired set that equals memory (in desired order) outside `span`: the
+    /// channels remembered at `span` leave or are replaced by `desired`, in place, so memory stays
+    /// in desired order. Leavers of the span are cancelled first, in container order; then each
+    /// desired entry is opened, recreated or fed, exactly as a full reconcile would.
+    ///
+    /// Returns `false`, doing nothing, when that cannot be done soundly: memory is not in desired
+    /// order, the last full set had duplicates, `desired` is not as long as `span`, or a desired
+    /// key is remembered outside the span or wanted twice. The caller then reconciles in full.
+    mutating func reconcileSpan<I: EffectInterpreter>(
+        _ span: Range<Int>, desired: [ReconcileEntry<Payload>], now: Duration, using interpreter: I
+    ) -> Bool where I.Payload == Payload {
+        guard isInDesiredOrder, !lastFullHadDuplicates, desired.count == span.count, span.upperBound <= memoryKey.count else { return false }
+        epoch &+= 2
+        let spanMark = epoch &- 1
+        let wantedMark = epoch
+        for index in span { memoryEpoch[index] = spanMark }
+        for position in desired.indices {
+            if let index = memoryIndex[desired[position].key] {
+                guard memoryEpoch[index] == spanMark else { return false }
+                memoryEpoch[index] = wantedMark
+            } else {
+                for other in desired.indices where other > position && desired[other].key == desired[position].key { return false }
+            }
+        }
+        var leavers: [Int] = []
+        for index in span where memoryEpoch[index] == spanMark { leavers.append(index) }
+        if leavers.count > 1 { leavers.sort { memorySeq[$0] < memorySeq[$1] } }
+        let leaverKeys = leavers.map { memoryKey[$0] }
+        for key in leaverKeys { cancel(key: key, using: interpreter) }
+        var suppressed: [Bool] = []
+        suppressed.reserveCapacity(desired.count)
+        for entry in desired {
+            guard let old = memoryIndex[entry.key] else {
+                suppressed.append(false)
+                scheduleChannel(entry.payload, traits: entry.traits, key: entry.key, now: now, using: interpreter)
+                continue
+            }
+            suppressed.append(memorySuppressed[old])
+            if !memorySuppressed[old] { apply(entry, remembered: old, now: now, using: interpreter) }
+        }
+        for key in leaverKeys { memoryIndex[key] = nil }
+        for offset in desired.indices {
+            let position = span.lowerBound + offset
+            let entry = desired[offset]
+            memoryIndex[entry.key] = position
+            memoryKey[position] = entry.key
+            memoryIdentity[position] = entry.identity
+            memoryReset[position] = entry.reset
+            memoryBroadcast[position] = entry.broadcast
+            memorySuppressed[position] = suppressed[offset]
+            memorySeq[position] = entry.order ?? nextSeq &+ UInt64(offset)
+            memorySegment[position] = entry.segment
+        }
+        nextSeq &+= UInt64(desired.count)
         return true
     }
 
@@ -521,6 +627,7 @@ internal struct EffectMachine<Payload> {
     private mutating func remember(_ entry: ReconcileEntry<Payload>) {
         memoryIndex[entry.key] = memoryKey.count
         memoryKey.append(entry.key)
+        memoryIdentity.append(entry.identity)
         memoryReset.append(entry.reset)
         memoryBroadcast.append(entry.broadcast)
         memorySuppressed.append(false)
@@ -537,6 +644,7 @@ internal struct EffectMachine<Payload> {
         if index != last {
             memoryIndex[memoryKey[last]] = index
             memoryKey.swapAt(index, last)
+            memoryIdentity.swapAt(index, last)
             memoryReset.swapAt(index, last)
             memoryBroadcast.swapAt(index, last)
             memorySuppressed.swapAt(index, last)
@@ -545,6 +653,7 @@ internal struct EffectMachine<Payload> {
             memorySegment.swapAt(index, last)
         }
         memoryKey.removeLast()
+        memoryIdentity.removeLast()
         memoryReset.removeLast()
         memoryBroadcast.removeLast()
         memorySuppressed.removeLast()
@@ -555,7 +664,11 @@ internal struct EffectMachine<Payload> {
 
     /// True when every desired entry matches memory and no remembered key is missing. No allocation.
     private mutating func isUnchanged(_ desired: [ReconcileEntry<Payload>]) -> Bool {
-        matchesMemory(count: desired.count) { (desired[$0].key, desired[$0].reset, desired[$0].broadcast) }
+        beginMatch()
+        for index in desired.indices where !matchNext(desired[index].key, reset: desired[index].reset, broadcast: desired[index].broadcast) {
+            return false
+        }
+        return endMatch()
     }
 
     /// The memory position of `key` when it is remembered with these reset and broadcast keys.
@@ -564,38 +677,63 @@ internal struct EffectMachine<Payload> {
         return index
     }
 
-    /// True when the desired identities (`count` of them, read by index) match reconcile memory
-    /// exactly: every key remembered with the same reset and broadcast keys, in the same order, and
-    /// no remembered key missing. O(n) hash lookups, no allocation; lets the engine skip building
-    /// entries at all. A reordered set is not a match: memory must follow the container order, since
-    /// the next reconcile cancels leavers in that order (D7).
-    mutating func matchesMemory(
-        count: Int,
-        _ identity: (Int) -> (key: AnyHashableSendable, reset: AnyHashableSendable?, broadcast: AnyHashableSendable?)
-    ) -> Bool {
-        if isInDesiredOrder, count == memoryKey.count {
-            // The common case, position by position: sequential reads, no hashing.
-            var position = 0
-            while position < count {
-                let (key, reset, broadcast) = identity(position)
-                guard key == memoryKey[position], reset == memoryReset[position], broadcast == memoryBroadcast[position] else { break }
-                position &+= 1
+    /// Whether memory lists the channels in the order of the last full desired set (see
+    /// `withMemoryInOrder`).
+    var memoryIsInDesiredOrder: Bool { isInDesiredOrder }
+
+    /// Calls `body` with the remembered identities, keys, reset keys and broadcast values, in
+    /// memory order, to compare a desired set position by position (valid when
+    /// `memoryIsInDesiredOrder`). No copy.
+    func withMemoryInOrder<R>(
+        _ body: (UnsafeBufferPointer<ChannelIdentity>, UnsafeBufferPointer<AnyHashableSendable>, UnsafeBufferPointer<AnyHashableSendable?>, UnsafeBufferPointer<AnyHashableSendable?>) -> R
+    ) -> R {
+        memoryIdentity.withUnsafeBufferPointer { identities in
+            memoryKey.withUnsafeBufferPointer { keys in
+                memoryReset.withUnsafeBufferPointer { resets in
+                    memoryBroadcast.withUnsafeBufferPointer { broadcasts in body(identities, keys, resets, broadcasts) }
+                }
             }
-            if position == count { return true }
         }
+    }
+
+    /// The state of a hashed comparison with memory (see `beginMatch`).
+    private var matchDistinct = 0
+    private var matchFailed = false
+
+    /// Starts comparing a desired set with reconcile memory, one identity at a time (`matchNext`),
+    /// in desired order; `endMatch` says whether it matched exactly: every key remembered with the
+    /// same reset and broadcast keys, in the same order, and no remembered key missing. O(n) hash
+    /// lookups, no allocation; lets the engine skip building entries at all. A reordered set is not
+    /// a match: memory must follow the container order, since the next reconcile cancels leavers in
+    /// that order (leavers close in container order).
+    mutating func beginMatch() {
         epoch &+= 1
-        var distinct = 0
-        for position in 0..<count {
-            let (key, reset, broadcast) = identity(position)
-            guard let index = rememberedIndex(key, reset: reset, broadcast: broadcast) else { return false }
-            if memoryEpoch[index] != epoch {
-                // The n-th distinct desired key must be the n-th remembered one.
-                guard index == distinct else { return false }
-                memoryEpoch[index] = epoch
-                distinct += 1
-            }
+        matchDistinct = 0
+        matchFailed = false
+    }
+
+    /// The next desired identity; `false` once the set is known not to match.
+    mutating func matchNext(_ key: AnyHashableSendable, reset: AnyHashableSendable?, broadcast: AnyHashableSendable?) -> Bool {
+        guard !matchFailed else { return false }
+        guard let index = rememberedIndex(key, reset: reset, broadcast: broadcast) else {
+            matchFailed = true
+            return false
         }
-        return distinct == memoryKey.count
+        if memoryEpoch[index] != epoch {
+            // The n-th distinct desired key must be the n-th remembered one.
+            guard index == matchDistinct else {
+                matchFailed = true
+                return false
+            }
+            memoryEpoch[index] = epoch
+            matchDistinct += 1
+        }
+        return true
+    }
+
+    /// Whether the identities given since `beginMatch` match memory exactly.
+    func endMatch() -> Bool {
+        !matchFailed && matchDistinct == memoryKey.count
     }
 
     private mutating func openAfterSettle<I: EffectInterpreter>(
@@ -612,7 +750,8 @@ internal struct EffectMachine<Payload> {
         settleTimer[slot] = PendingTimer(generation: generation, token: token, payload: entry.payload, traits: entry.traits)
     }
 
-    /// Marks a remembered supervised key as cancelled by id (D10).
+    /// Marks a remembered supervised key as cancelled by id: it stays closed until it leaves the
+    /// desired set and comes back.
     private mutating func suppress(_ key: AnyHashableSendable) {
         if let index = memoryIndex[key] { memorySuppressed[index] = true }
     }

@@ -68,6 +68,28 @@ public struct AnyHashableSendable: Hashable, @unchecked Sendable, CustomStringCo
         }
     }
 
+    /// Whether the keys at `lhs` and `rhs` are equal (`==`), compared in place: no copy of either
+    /// key, so a loop over stored keys does no reference counting for `Int` and `String` keys.
+    @inlinable
+    static func equal(_ lhs: UnsafePointer<AnyHashableSendable>, _ rhs: UnsafePointer<AnyHashableSendable>) -> Bool {
+        guard lhs.pointee.cachedHash == rhs.pointee.cachedHash, lhs.pointee.type == rhs.pointee.type else { return false }
+        if case .int(let left) = lhs.pointee.direct, case .int(let right) = rhs.pointee.direct { return left == right }
+        return lhs.pointee == rhs.pointee
+    }
+
+    /// Whether the optional keys at `lhs` and `rhs` are equal, compared in place.
+    @inlinable
+    static func equal(_ lhs: UnsafePointer<AnyHashableSendable?>, _ rhs: UnsafePointer<AnyHashableSendable?>) -> Bool {
+        switch (lhs.pointee == nil, rhs.pointee == nil) {
+        case (true, true): return true
+        case (false, false):
+            return UnsafeRawPointer(lhs).withMemoryRebound(to: AnyHashableSendable.self, capacity: 1) { left in
+                UnsafeRawPointer(rhs).withMemoryRebound(to: AnyHashableSendable.self, capacity: 1) { right in equal(left, right) }
+            }
+        default: return false
+        }
+    }
+
     /// Feeds the hash computed at creation (the dynamic type's identity mixed with the value's hash).
     @inlinable
     public func hash(into hasher: inout Hasher) {

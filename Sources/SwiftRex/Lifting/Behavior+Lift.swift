@@ -114,7 +114,7 @@ extension Behavior {
         )
     }
 
-    /// ``liftOptional(_:)-<SL>`` through a key path to an optional.
+    /// The 0-or-1 host through a key path to an optional: `liftOptional(.state(keyPath))`.
     @inlinable
     public func liftOptional<GlobalState: Sendable>(_ keyPath: WritableKeyPath<GlobalState, State?>) -> Behavior<Action, GlobalState, Environment> {
         liftOptional(.state(keyPath))

@@ -1,7 +1,7 @@
 import Synchronization
 
 /// Names one lift in the app so that element-scoped effect and channel ids from two collection
-/// lifts never collide, even when their element ids are equal (D11).
+/// lifts never collide, even when their element ids are equal (<doc:Lifting#Element-ids>).
 ///
 /// By default a lift is named by its call site; pass an explicit name (`site: "rows"`) to address
 /// an element's effects from outside with ``ElementEffectID``.

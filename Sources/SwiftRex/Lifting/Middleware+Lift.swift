@@ -119,7 +119,7 @@ extension Middleware {
         viaBehavior { $0.liftOptional(scope) }
     }
 
-    /// ``liftOptional(_:)-<SL>`` through a key path to an optional.
+    /// The 0-or-1 host through a key path to an optional: `liftOptional(.state(keyPath))`.
     @inlinable
     public func liftOptional<GlobalState: Sendable>(_ keyPath: WritableKeyPath<GlobalState, State?>) -> Middleware<Action, GlobalState, Environment> {
         liftOptional(.state(keyPath))

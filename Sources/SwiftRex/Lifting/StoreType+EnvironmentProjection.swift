@@ -1,7 +1,7 @@
 extension StoreType {
     /// A projection whose action embedding and state mapping depend on an environment: both readers
     /// are run **once**, here, with `environment`; the projection then behaves as
-    /// ``projection(action:state:)-(_,(State)->LocalState)``.
+    /// `projection(action:state:)` with the two functions they return.
     ///
     /// ```swift
     /// let profile = store.projection(

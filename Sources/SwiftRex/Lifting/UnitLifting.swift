@@ -144,11 +144,15 @@ internal struct ElementLift<LA: Sendable, LS: Sendable, LE: Sendable, GA: Sendab
     @usableFromInline let reduceEach: @Sendable (inout GS, LA, @Sendable (LA, inout LS) -> Void) -> Void
     @usableFromInline let narrow: @Sendable (GE) -> LE
     @usableFromInline let site: LiftSite
-    /// This lift's identity, matching its units' mutation scopes with its supervision (D5).
+    /// This lift's identity, matching its units' mutation scopes with its supervision (incremental
+    /// reconcile: <doc:SupervisionAndChannels#Reconcile-cost>).
     @usableFromInline let token: LiftToken
     /// Where the container lies in the app's state: every element unit touches it, and the
     /// elements owning its effects live there.
     @usableFromInline let container: FocusPlacement
+    /// The container's edit journal, when it keeps one (an `IdentifiedArray`): supervision then
+    /// re-evaluates only the elements an edit touched.
+    @usableFromInline let journal: LaneJournal<GS, ID>?
 
     @inlinable init<SL: KeyedState, EL: NarrowsEnvironment>(
         addressed: (@Sendable (GA) -> (ID, LA)?)?,
@@ -168,6 +172,7 @@ internal struct ElementLift<LA: Sendable, LS: Sendable, LE: Sendable, GA: Sendab
         self.site = site
         token = .next()
         container = .of(state)
+        journal = laneJournal(of: state)
     }
 
     /// An element unit's footprint in the app's state: it touches the container, and its effects
@@ -335,7 +340,7 @@ internal struct ElementLift<LA: Sendable, LS: Sendable, LE: Sendable, GA: Sendab
 
     /// Fans the element supervisor out over every present element, walking storage once:
     /// channels re-embed their actions and are stamped with the element and the lift site. The
-    /// keyed form lets a store re-evaluate one element only (D5).
+    /// keyed form lets a store re-evaluate one element only.
     @inlinable func liftSupervision(
         _ supervise: @escaping @MainActor @Sendable (LS) -> Supervision<LA, LE>, footprint: UnitFootprint
     ) -> SupervisionUnit<GS, GA, GE> {
@@ -372,6 +377,7 @@ internal struct ElementLift<LA: Sendable, LS: Sendable, LE: Sendable, GA: Sendab
         let embed = self.embed
         let site = self.site
         let extractAddressed = self.extractAddressed
+        let journal = self.journal
         @MainActor func channels(of id: ID, _ slice: LS, _ environment: LE, into keep: inout Keep<GA>) {
             for channel in supervise(slice).runReader(environment) {
                 keep.append(channel.mapAction { embed(id, $0) }.scopedToElement(id, site: site))
@@ -379,11 +385,15 @@ internal struct ElementLift<LA: Sendable, LS: Sendable, LE: Sendable, GA: Sendab
         }
         return ElementSupervisionTracker(
             addressedID: { action in extractAddressed?(action)?.0 },
-            evaluateAll: { state, environment, keep, ids, keys in
+            journal: journal,
+            evaluateAll: { state, environment, keep, ids, keys, ordinals in
                 let local = narrow(environment)
                 forEachElement(state) { id, slice in
                     let start = keep.count
                     channels(of: id, slice, local, into: &keep)
+                    // A journaled container's slots are stable across edits; a plain one's
+                    // positions are the ordinals.
+                    ordinals.append(journal?.slot(id, state) ?? ids.count)
                     ids.append(id)
                     keys.append(ElementKeys(keep, start..<keep.count))
                 }
@@ -393,20 +403,45 @@ internal struct ElementLift<LA: Sendable, LS: Sendable, LE: Sendable, GA: Sendab
                 channels(of: id, slice, narrow(environment), into: &keep)
                 return true
             },
-            buildMemo: { ids, keys in
+            buildMemo: { ids, keys, ordinals in
                 var memo: [ID: ElementMemo] = [:]
                 memo.reserveCapacity(ids.count)
                 for index in ids.indices where memo[ids[index]] == nil {
-                    memo[ids[index]] = ElementMemo(keys: keys[index], ordinal: index)
+                    memo[ids[index]] = ElementMemo(keys: keys[index], ordinal: ordinals[index])
                 }
                 return memo
             },
-            memoMatches: { ids, memo in
+            memoMatches: { ids, ordinals, memo in
                 guard ids.count == memo.count else { return false }
-                for index in ids.indices where memo[ids[index]]?.ordinal != index { return false }
+                for index in ids.indices where memo[ids[index]]?.ordinal != ordinals[index] { return false }
                 return true
             },
             setKeys: { memo, id, keys in memo[id]?.keys = keys },
+            applyEdits: { memo, edits in
+                for edit in edits {
+                    if let keys = edit.keys {
+                        memo[edit.id] = ElementMemo(keys: keys, ordinal: edit.ordinal)
+                    } else {
+                        memo[edit.id] = nil
+                    }
+                }
+            },
+            editedIDs: { state, version in
+                guard let journal else { return nil }
+                var ids: [ID] = []
+                var seen = Set<ID>()
+                var reordered = false
+                let known = journal.forEachEdit(state, version) { edit in
+                    switch edit {
+                    case .inserted(let id), .removed(let id), .modified(let id):
+                        if seen.insert(id).inserted { ids.append(id) }
+                    case .reordered:
+                        reordered = true
+                    }
+                }
+                return known && !reordered ? ids : nil
+            },
+
             rememberedKeys: { memo, keys in
                 for element in memo.values { keys.append(contentsOf: element.keys) }
             }

@@ -1,8 +1,9 @@
 /// The mutation half of a reaction: `.unchanged` (nothing to do — the Store skips notification and
 /// reconcile) or `.mutation` with the in-place change to run.
 ///
-/// A ``Monoid`` with identity `.unchanged`; the fold is `.unchanged` **iff** every operand is
-/// (invariant U1), and combining with `.unchanged` returns the other operand without wrapping it.
+/// A ``Monoid`` with identity `.unchanged`; the fold is `.unchanged` **iff** every operand is (the
+/// unchanged law, <doc:Composition#Unchanged-survives-composition>), and combining with
+/// `.unchanged` returns the other operand without wrapping it.
 public enum ReducerOutcome<State>: Sendable {
     /// Nothing to mutate.
     case unchanged

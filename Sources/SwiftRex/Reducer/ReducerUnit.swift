@@ -12,7 +12,8 @@ internal struct ReducerUnit<Action, State>: Sendable {
     @usableFromInline
     let run: @Sendable (Action, inout State) -> Void
     /// What the unit may mutate when it applies (``MutationScope/anything`` unless a collection
-    /// lift knows better): lets the Store reconcile only the element an action changed (D5).
+    /// lift knows better): lets the Store reconcile only the element an action changed
+    /// (<doc:SupervisionAndChannels#Reconcile-cost>).
     @usableFromInline
     let scope: MutationScope
     /// The part of the state the unit may write: a Store skips every supervision that reads

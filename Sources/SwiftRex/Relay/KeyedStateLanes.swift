@@ -61,19 +61,30 @@ internal final class PositionCache<ID: Hashable & Sendable>: Sendable {
     @usableFromInline init() {}
 
     /// The position of `id`, validated with `idAt`; rebuilt from `ids` when stale.
+    ///
+    /// An id the table does not hold is looked for with a plain scan of the ids first: only when
+    /// the scan finds it (the container changed) is the table rebuilt. An absent id (a late action
+    /// for a removed element) thus costs one pass over the ids, not a rebuild of the table: a
+    /// plain array cannot tell cheaper whether an element was replaced in place.
     @inlinable
     func position(of id: ID, count: Int, idAt: (Int) -> ID, rebuild ids: () -> [ID]) -> Int? {
-        let cached = positions.withLock { positions -> Int? in
-            if positions.lastID == id { return positions.lastPosition }
-            guard let position = positions.byID[id] else { return nil }
+        let cached = positions.withLock { positions -> (known: Bool, position: Int) in
+            if positions.lastID == id { return (true, positions.lastPosition) }
+            guard let position = positions.byID[id] else { return (false, 0) }
             positions.lastID = id
             positions.lastPosition = position
-            return position
+            return (true, position)
         }
-        if let cached, cached < count, idAt(cached) == id {
-            return cached
+        if cached.known {
+            if cached.position < count, idAt(cached.position) == id { return cached.position }
+            return rebuild(finding: id, count: count, ids: ids())
         }
-        return rebuild(finding: id, count: count, ids: ids())
+        var offset = 0
+        while offset < count {
+            if idAt(offset) == id { return rebuild(finding: id, count: count, ids: ids()) }
+            offset &+= 1
+        }
+        return nil
     }
 
     /// Rebuilds the table from the container's ids (first occurrence wins; duplicates reported).

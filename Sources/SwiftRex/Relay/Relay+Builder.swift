@@ -62,61 +62,73 @@ extension Relay.Scope {
 
     /// A scope whose state lane focuses a total slice through a writable key path (in place).
     @inlinable
-    public static func state<G, L, A, E>(_ keyPath: WritableKeyPath<G, L>) -> Relay.Scope<Relay.Identity<A>, Relay.StateLens<G, L>, Relay.Identity<E>>  {
+    public static func state<G, L, A, E>(_ keyPath: WritableKeyPath<G, L>) -> Relay.Scope<Relay.Identity<A>, StateLane, Relay.Identity<E>> where StateLane == Relay.StateLens<G, L> {
         .init(action: .init(), state: Relay.StateLens(Lens(keyPath)), environment: .init())
     }
 
     /// A scope whose state lane focuses an optional slice through a writable key path (in place; skipped while `nil`).
     @inlinable
-    public static func state<G, L, A, E>(_ keyPath: WritableKeyPath<G, L?>) -> Relay.Scope<Relay.Identity<A>, Relay.StateAffine<G, L>, Relay.Identity<E>>  {
+    public static func state<G, L, A, E>(_ keyPath: WritableKeyPath<G, L?>) -> Relay.Scope<Relay.Identity<A>, StateLane, Relay.Identity<E>> where StateLane == Relay.StateAffine<G, L> {
         .init(action: .init(), state: Relay.StateAffine(AffineTraversal(keyPath)), environment: .init())
     }
 
     /// A scope whose state lane focuses a total slice through a lens.
     @inlinable
-    public static func state<G, L, A, E>(_ lens: Lens<G, L>) -> Relay.Scope<Relay.Identity<A>, Relay.StateLens<G, L>, Relay.Identity<E>>  {
+    public static func state<G, L, A, E>(_ lens: Lens<G, L>) -> Relay.Scope<Relay.Identity<A>, StateLane, Relay.Identity<E>> where StateLane == Relay.StateLens<G, L> {
         .init(action: .init(), state: Relay.StateLens(lens), environment: .init())
     }
 
     /// A scope whose state lane focuses a slice that may be absent through an affine traversal.
     @inlinable
-    public static func state<G, L, A, E>(_ traversal: AffineTraversal<G, L>) -> Relay.Scope<Relay.Identity<A>, Relay.StateAffine<G, L>, Relay.Identity<E>>  {
+    public static func state<G, L, A, E>(_ traversal: AffineTraversal<G, L>) -> Relay.Scope<Relay.Identity<A>, StateLane, Relay.Identity<E>> where StateLane == Relay.StateAffine<G, L> {
         .init(action: .init(), state: Relay.StateAffine(traversal), environment: .init())
     }
 
     /// A scope whose state lane focuses one case of an enum state through a prism (in place; skipped in other cases).
     @inlinable
-    public static func state<G, L, A, E>(_ prism: Prism<G, L>) -> Relay.Scope<Relay.Identity<A>, Relay.StateAffine<G, L>, Relay.Identity<E>>  {
+    public static func state<G, L, A, E>(_ prism: Prism<G, L>) -> Relay.Scope<Relay.Identity<A>, StateLane, Relay.Identity<E>> where StateLane == Relay.StateAffine<G, L> {
         .init(action: .init(), state: Relay.StateAffine(prism.affine), environment: .init())
     }
 
     /// A scope whose state lane focuses a slice through getter and setter closures (copies the slice out and back).
     @inlinable
-    public static func state<G, L, A, E>(get: @escaping @Sendable (G) -> L, set: @escaping @Sendable (inout G, L) -> Void) -> Relay.Scope<Relay.Identity<A>, Relay.StateLens<G, L>, Relay.Identity<E>>  {
+    public static func state<G, L, A, E>(get: @escaping @Sendable (G) -> L, set: @escaping @Sendable (inout G, L) -> Void) -> Relay.Scope<Relay.Identity<A>, StateLane, Relay.Identity<E>> where StateLane == Relay.StateLens<G, L> {
         .init(action: .init(), state: Relay.StateLens(Lens(get: get, set: set)), environment: .init())
     }
 
     /// A scope whose state lane locates elements of an array of `Identifiable` values by id, in O(1) amortised.
     @inlinable
-    public static func state<G, C, A, E>(_ keyPath: WritableKeyPath<G, C>) -> Relay.Scope<Relay.Identity<A>, Relay.IdentifiedElements<G, C, C.Element.ID>, Relay.Identity<E>> where C: MutableCollection & RandomAccessCollection & Sendable, C.Index == Int, C.Element: Identifiable, C.Element.ID: Sendable {
+    public static func state<G, C, A, E>(_ keyPath: WritableKeyPath<G, C>) -> Relay.Scope<Relay.Identity<A>, StateLane, Relay.Identity<E>> where C: MutableCollection & RandomAccessCollection & Sendable, C.Index == Int, C.Element: Identifiable, C.Element.ID: Sendable, StateLane == Relay.IdentifiedElements<G, C, C.Element.ID> {
         .init(action: .init(), state: Relay.IdentifiedElements(container: Lens(keyPath), id: { $0.id }), environment: .init())
+    }
+
+    /// A scope whose state lane locates elements of an ``IdentifiedArray`` by id, in O(1) (absent ids included).
+    @inlinable
+    public static func state<G, Element, A, E>(_ keyPath: WritableKeyPath<G, IdentifiedArray<Element>>) -> Relay.Scope<Relay.Identity<A>, StateLane, Relay.Identity<E>> where Element: Identifiable, Element.ID: Sendable, StateLane == Relay.IdentifiedArrayElements<G, Element> {
+        .init(action: .init(), state: Relay.IdentifiedArrayElements(container: Lens(keyPath)), environment: .init())
+    }
+
+    /// A scope whose state lane locates elements of an ``IdentifiedArray`` reached through a lens by id, in O(1).
+    @inlinable
+    public static func state<G, Element, A, E>(_ lens: Lens<G, IdentifiedArray<Element>>) -> Relay.Scope<Relay.Identity<A>, StateLane, Relay.Identity<E>> where Element: Identifiable, Element.ID: Sendable, StateLane == Relay.IdentifiedArrayElements<G, Element> {
+        .init(action: .init(), state: Relay.IdentifiedArrayElements(container: lens), environment: .init())
     }
 
     /// A scope whose state lane locates elements of an array by a custom id key path, in O(1) amortised.
     @inlinable
-    public static func state<G, C, ID, A, E>(_ keyPath: WritableKeyPath<G, C>, id: KeyPath<C.Element, ID> & Sendable) -> Relay.Scope<Relay.Identity<A>, Relay.IdentifiedElements<G, C, ID>, Relay.Identity<E>> where C: MutableCollection & RandomAccessCollection & Sendable, C.Index == Int, ID: Hashable & Sendable {
+    public static func state<G, C, ID, A, E>(_ keyPath: WritableKeyPath<G, C>, id: KeyPath<C.Element, ID> & Sendable) -> Relay.Scope<Relay.Identity<A>, StateLane, Relay.Identity<E>> where C: MutableCollection & RandomAccessCollection & Sendable, C.Index == Int, ID: Hashable & Sendable, StateLane == Relay.IdentifiedElements<G, C, ID> {
         .init(action: .init(), state: Relay.IdentifiedElements(container: Lens(keyPath), id: { $0[keyPath: id] }), environment: .init())
     }
 
     /// A scope whose state lane locates elements by position (the id is the index).
     @inlinable
-    public static func state<G, C, A, E>(indexed keyPath: WritableKeyPath<G, C>) -> Relay.Scope<Relay.Identity<A>, Relay.IndexedElements<G, C>, Relay.Identity<E>> where C: MutableCollection & RandomAccessCollection & Sendable, C.Index == Int {
+    public static func state<G, C, A, E>(indexed keyPath: WritableKeyPath<G, C>) -> Relay.Scope<Relay.Identity<A>, StateLane, Relay.Identity<E>> where C: MutableCollection & RandomAccessCollection & Sendable, C.Index == Int, StateLane == Relay.IndexedElements<G, C> {
         .init(action: .init(), state: Relay.IndexedElements(container: Lens(keyPath)), environment: .init())
     }
 
     /// A scope whose state lane locates values of a dictionary by key (O(1), in place; ascending key order when enumerated).
     @inlinable
-    public static func state<G, K, V, A, E>(dictionary keyPath: WritableKeyPath<G, [K: V]>) -> Relay.Scope<Relay.Identity<A>, Relay.DictionaryElements<G, K, V>, Relay.Identity<E>> where K: Hashable & Comparable & Sendable {
+    public static func state<G, K, V, A, E>(dictionary keyPath: WritableKeyPath<G, [K: V]>) -> Relay.Scope<Relay.Identity<A>, StateLane, Relay.Identity<E>> where K: Hashable & Comparable & Sendable, StateLane == Relay.DictionaryElements<G, K, V> {
         .init(action: .init(), state: Relay.DictionaryElements(container: Lens(keyPath)), environment: .init())
     }
 
@@ -222,6 +234,18 @@ extension Relay.Scope {
     @inlinable
     public func state<G, C>(_ keyPath: WritableKeyPath<G, C>) -> Relay.Scope<ActionLane, Relay.IdentifiedElements<G, C, C.Element.ID>, EnvironmentLane> where StateLane == Relay.Identity<G>, C: MutableCollection & RandomAccessCollection & Sendable, C.Index == Int, C.Element: Identifiable, C.Element.ID: Sendable {
         .init(action: action, state: Relay.IdentifiedElements(container: Lens(keyPath), id: { $0.id }), environment: environment)
+    }
+
+    /// Sets the state lane: it locates elements of an ``IdentifiedArray`` by id, in O(1) (absent ids included).
+    @inlinable
+    public func state<G, Element>(_ keyPath: WritableKeyPath<G, IdentifiedArray<Element>>) -> Relay.Scope<ActionLane, Relay.IdentifiedArrayElements<G, Element>, EnvironmentLane> where StateLane == Relay.Identity<G>, Element: Identifiable, Element.ID: Sendable {
+        .init(action: action, state: Relay.IdentifiedArrayElements(container: Lens(keyPath)), environment: environment)
+    }
+
+    /// Sets the state lane: it locates elements of an ``IdentifiedArray`` reached through a lens by id, in O(1).
+    @inlinable
+    public func state<G, Element>(_ lens: Lens<G, IdentifiedArray<Element>>) -> Relay.Scope<ActionLane, Relay.IdentifiedArrayElements<G, Element>, EnvironmentLane> where StateLane == Relay.Identity<G>, Element: Identifiable, Element.ID: Sendable {
+        .init(action: action, state: Relay.IdentifiedArrayElements(container: lens), environment: environment)
     }
 
     /// Sets the state lane: it locates elements of an array by a custom id key path, in O(1) amortised.

@@ -13,9 +13,10 @@ internal struct Letter<Action: Sendable>: Sendable {
     }
 }
 
-/// The single mailbox of actions sent by effects and channels (D6): callable from any thread, FIFO
-/// in posting order (so FIFO per emitter), drained once per main-actor turn by one scheduled drain
-/// — not one `Task` per action. Buffers are swapped, never reallocated, in steady state.
+/// The single mailbox of actions sent by effects and channels
+/// (<doc:DispatchPipeline#One-action-at-a-time>): callable from any thread, FIFO in posting order
+/// (so FIFO per emitter), drained once per main-actor turn by one scheduled drain — not one `Task`
+/// per action. Buffers are swapped, never reallocated, in steady state.
 @usableFromInline
 internal final class Mailbox<Action: Sendable>: Sendable {
     @usableFromInline

@@ -1,6 +1,6 @@
-/// The Store's observers: an ordered array (subscription order, D13) with tombstones, so a
-/// cancellation takes effect at once, also in the middle of a notification, and observers added
-/// during a notification miss it.
+/// The Store's observers: an ordered array (subscription order, <doc:DispatchPipeline#Observers>)
+/// with tombstones, so a cancellation takes effect at once, also in the middle of a notification,
+/// and observers added during a notification miss it.
 @usableFromInline
 internal struct ObserverList {
     @usableFromInline

@@ -3,7 +3,7 @@ import Foundation
 /// The sole owner of mutable state and the interpreter of every effect: the only place state
 /// mutates and effects run.
 ///
-/// For each dispatched action the Store runs the phases of SPEC §5.2:
+/// For each dispatched action the Store runs five phases (<doc:DispatchPipeline#The-five-phases>):
 /// 1. **handle** — every reaction sees the pre-mutation state;
 /// 2. **mutate** — only when some unit mutates: every observer's `willChange`, the mutations in
 ///    place (no copy of the state), every observer's `didChange`; an `.unchanged` fold notifies nobody;
@@ -619,6 +619,10 @@ public final class Store<Action: Sendable, State: Sendable, Environment: Sendabl
 
     /// The number of keys the effect registry holds (runs, timers, channels, throttle windows).
     public var registeredEffectCount: Int { engine.liveKeyCount }
+
+    /// Every effect still running or waiting on the clock and every channel open or waiting, each
+    /// with its id and what it waits for (throttle windows aside).
+    public var pendingEffects: [PendingEffect] { engine.pendingEffects }
 }
 
 extension Store where Environment == Void {

@@ -72,8 +72,8 @@ internal func reportDiagnostic(_ diagnostic: StoreDiagnostic) {
 }
 
 /// Global defaults for Store diagnostics, modelled on RxSwift's `Hooks`. Each Store copies them at
-/// initialisation and can override them (``Store/reentranceThreshold``, ``Store/onReentranceDetected``,
-/// ``Store/onDiagnostic``).
+/// initialisation and can override the runaway-loop ones (``Store/reentranceThreshold``,
+/// ``Store/onReentranceDetected``).
 @MainActor
 public enum StoreHooks {
     /// The default runaway-loop threshold (clamped to at least 1 when a Store reads it).
@@ -85,7 +85,8 @@ public enum StoreHooks {
         assertionFailure(info.description)
     }
 
-    /// The handler for other detected misuse: logs it; a duplicate id also asserts in debug builds (D12).
+    /// The handler for other detected misuse: logs it; a duplicate id also asserts in debug builds
+    /// (<doc:Lifting#Duplicate-ids>).
     public static var onDiagnostic: @MainActor (StoreDiagnostic) -> Void = { diagnostic in
         print("SwiftRex: \(diagnostic)")
         if diagnostic.kind == .duplicateID { assertionFailure(diagnostic.description) }

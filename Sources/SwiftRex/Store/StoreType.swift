@@ -13,9 +13,14 @@ public protocol StoreType<Action, State>: AnyObject {
     /// Dispatches an action stamped with `source`.
     func dispatch(_ action: Action, source: ActionSource)
 
-    /// Registers an observer called before (`willChange`) and after (`didChange`) every state
-    /// change, in subscription order. Keep the token: releasing or cancelling it ends the
-    /// observation at once, also in the middle of a notification.
+    /// Registers an observer called before (`willChange`) and after (`didChange`) every action
+    /// that may mutate the state, in subscription order. Keep the token: releasing or cancelling it
+    /// ends the observation at once, also in the middle of a notification.
+    ///
+    /// An action notifies unless it is `.unchanged` — no unit of the behavior applies to it; the
+    /// Store never compares states, so an action whose reducer runs but leaves the state equal
+    /// still notifies (the exact rule: <doc:DispatchPipeline>). To skip equal values, observe
+    /// with ``observe(changesOf:_:)``.
     func observe(willChange: (@MainActor () -> Void)?, didChange: (@MainActor () -> Void)?) -> SubscriptionToken
 }
 

@@ -11,16 +11,32 @@
 @MainActor
 @usableFromInline
 internal final class SupervisionPlan<State: Sendable, Action: Sendable, Environment: Sendable> {
-    private struct Segment {
+    /// One supervision unit and its buffers. A class: its buffers are mutated in place without
+    /// going through an array's accessors (unspecialised, those allocate per access).
+    @MainActor
+    private final class Segment {
+        /// Its place in the plan.
+        let index: Int
         let supervise: @MainActor @Sendable (State) -> Supervision<Action, Environment>
         let tracker: (any ElementSupervisionTracking<State, Action, Environment>)?
         /// The part of the state the segment reads.
         let reads: StateFootprint
-        /// The lift site of a collection segment, for diagnostics.
-        let token: LiftToken?
-        /// A plain segment's keys at the last reconcile (`nil` before the first). A collection
-        /// segment's keys live in its tracker's memo.
-        var previous: [AnyHashableSendable]?
+        /// The channels a plain segment wanted at the last reconcile (`nil` before the first): the
+        /// array its supervision built, held, not copied. A collection segment's keys live in its
+        /// tracker's memo.
+        var reconciled: Keep<Action>?
+        /// The channels of the last evaluation (a plain segment's array as its supervision built
+        /// it: never copied).
+        var channels: Keep<Action> = []
+        /// A collection segment's container orders of `channels` (a plain segment's are positions).
+        var orders: [UInt64] = []
+
+        init(_ unit: SupervisionUnit<State, Action, Environment>, index: Int) {
+            self.index = index
+            supervise = unit.supervise
+            tracker = unit.keyed?.makeTracker()
+            reads = unit.footprint.touches
+        }
     }
 
     /// The mask bit of "this mutation may have removed collection elements that own effects".
@@ -28,14 +44,16 @@ internal final class SupervisionPlan<State: Sendable, Action: Sendable, Environm
     /// Segments from this index on share one bit.
     private static var sharedBitIndex: Int { 62 }
 
-    private var segments: [Segment]
+    private let segments: [Segment]
     /// The segment of each lift token that appears once (a token lifted twice is ambiguous).
     private let segmentOfToken: [LiftToken: Int]
-    /// Reused buffers.
-    private var keep: Keep<Action> = []
-    private var ends: [Int] = []
-    private var orders: [UInt64] = []
+    /// Reused buffers handed to the engine (emptied after each use, so that the segments'
+    /// buffers stay uniquely referenced).
+    private var sets: [Keep<Action>] = []
+    private var orderSets: [[UInt64]] = []
     private var patchKeys: [AnyHashableSendable] = []
+    /// The collection segments patched from their containers' journals in this reconcile.
+    private var editedSegments: [Int] = []
     private var patches: [SegmentPatch<Action>] = []
     /// Whether the trackers' memos and the segments' keys describe the engine's memory.
     private var isCommitted = false
@@ -48,9 +66,10 @@ internal final class SupervisionPlan<State: Sendable, Action: Sendable, Environm
 
     @usableFromInline
     init(units: [SupervisionUnit<State, Action, Environment>]) {
-        segments = units.map {
-            Segment(supervise: $0.supervise, tracker: $0.keyed?.makeTracker(), reads: $0.footprint.touches, token: $0.keyed?.token, previous: nil)
-        }
+        let segments = units.indices.map { Segment(units[$0], index: $0) }
+        self.segments = segments
+        allSegments = units.indices.reduce(0) { $0 | Self.bit($1) }
+        journaledSegments = segments.indices.reduce(0) { $0 | (segments[$1].tracker?.hasJournal == true ? Self.bit($1) : 0) }
         var counts: [LiftToken: Int] = [:]
         var positions: [LiftToken: Int] = [:]
         for (index, unit) in units.enumerated() {
@@ -66,6 +85,12 @@ internal final class SupervisionPlan<State: Sendable, Action: Sendable, Environm
         1 << UInt64(min(index, sharedBitIndex))
     }
 
+    /// The mask of every segment.
+    private let allSegments: UInt64
+    /// The mask of the collection segments whose container keeps an edit journal: worth
+    /// patching even when every segment is affected.
+    private let journaledSegments: UInt64
+
     /// The segments a mutation of `footprint` can change, as a bit mask.
     @usableFromInline
     func mask(writing footprint: StateFootprint) -> UInt64 {
@@ -80,15 +105,18 @@ internal final class SupervisionPlan<State: Sendable, Action: Sendable, Environm
 
     /// Reconciles after a mutation of `scope` caused by `action`, looking only at the segments in
     /// `mask`: the addressed element alone when that is sound, a patch per affected segment
-    /// otherwise, and the full desired set when a patch cannot be applied soundly.
+    /// otherwise, and the full desired set when every segment is affected or a patch cannot be
+    /// applied soundly.
     func reconcile(after scope: MutationScope, mask: UInt64, action: Action, state: State, environment: Environment, engine: EffectEngine<Action>, depth: Int) {
         guard allowsPartial else {
             reconcileAll(state: state, environment: environment, engine: engine, depth: depth)
             return
         }
-        guard mask & ~Self.removalBit != 0 else { return }
-        if isCommitted,
-           reconcilePatches(scope: scope, mask: mask, action: action, state: state, environment: environment, engine: engine, depth: depth) {
+        let segmentMask = mask & ~Self.removalBit
+        guard segmentMask != 0 else { return }
+        let addressed = scope.addressedToken.flatMap { segmentOfToken[$0] }
+        if isCommitted, addressed != nil || segmentMask != allSegments || segmentMask & journaledSegments != 0,
+           reconcilePatches(mask: segmentMask, addressed: addressed, action: action, state: state, environment: environment, engine: engine, depth: depth) {
             return
         }
         reconcileAll(state: state, environment: environment, engine: engine, depth: depth)
@@ -97,133 +125,131 @@ internal final class SupervisionPlan<State: Sendable, Action: Sendable, Environm
     /// Evaluates every segment and reconciles the full set; remembers it when it changed.
     func reconcileAll(state: State, environment: Environment, engine: EffectEngine<Action>, depth: Int) {
         statistics.fullReconciles &+= 1
-        if segments.count == 1, segments[0].tracker == nil {
-            // One plain supervision: its channels go to the engine as they are (copying them
-            // into the shared buffer would copy every channel on every reconcile).
-            let channels = segments[0].supervise(state).runReader(environment)
-            statistics.segmentEvaluations &+= 1
-            if engine.reconcile(channels, depth: depth) || !isCommitted {
-                segments[0].previous = keys(of: channels, 0..<channels.count)
-                isCommitted = true
-            }
-            return
+        for segment in segments { evaluate(segment, state: state, environment: environment) }
+        for segment in segments {
+            sets.append(segment.channels)
+            orderSets.append(segment.orders)
         }
-        keep.removeAll(keepingCapacity: true)
-        ends.removeAll(keepingCapacity: true)
-        orders.removeAll(keepingCapacity: true)
-        for index in segments.indices {
-            evaluateSegment(index, state: state, environment: environment)
-            ends.append(keep.count)
-        }
-        let changed = engine.reconcile(keep, segmentEnds: ends, orders: orders, depth: depth)
-        // Remember what was evaluated: everything after a change, else only the segments whose
-        // memory went stale (an element reconciled alone, or channel-less elements that moved).
-        var start = 0
-        for index in segments.indices {
-            if let tracker = segments[index].tracker {
+        let changed = engine.reconcile(sets, orders: orderSets, depth: depth)
+        sets.removeAll(keepingCapacity: true)
+        orderSets.removeAll(keepingCapacity: true)
+        // Remember what was evaluated: everything after a change, else only what went stale
+        // (channel-less elements that moved keep the set but change the ordinals).
+        for segment in segments {
+            if let tracker = segment.tracker {
                 if changed || !isCommitted || !tracker.pendingMatchesMemo {
-                    if !changed { engine.updateOrders(keep, start..<ends[index], orders: orders) }
+                    if !changed { engine.updateOrders(segment.channels, orders: segment.orders) }
                     tracker.commitAll()
                 } else {
                     tracker.clearPending()
                 }
-            } else if changed || !isCommitted || segments[index].previous == nil {
-                segments[index].previous = keys(of: keep, start..<ends[index])
+            } else if changed || !isCommitted || segment.reconciled == nil {
+                segment.reconciled = segment.channels
             }
-            start = ends[index]
         }
         isCommitted = true
-        keep.removeAll(keepingCapacity: true)
     }
 
-    /// Appends segment `index`'s channels to `keep` and their container orders to `orders`.
-    private func evaluateSegment(_ index: Int, state: State, environment: Environment) {
+    /// Evaluates one segment into its buffers.
+    private func evaluate(_ segment: Segment, state: State, environment: Environment) {
         statistics.segmentEvaluations &+= 1
-        if let tracker = segments[index].tracker {
-            tracker.evaluateAll(state, environment, into: &keep)
-            tracker.appendOrders(segment: index, into: &orders)
+        if let tracker = segment.tracker {
+            segment.channels.removeAll(keepingCapacity: true)
+            segment.orders.removeAll(keepingCapacity: true)
+            tracker.evaluateAll(state, environment, into: &segment.channels)
+            tracker.appendOrders(segment: segment.index, into: &segment.orders)
         } else {
-            let start = keep.count
-            keep.append(contentsOf: segments[index].supervise(state).runReader(environment))
-            for position in 0..<(keep.count - start) {
-                orders.append(containerOrder(segment: index, ordinal: position, index: 0))
-            }
+            segment.channels = segment.supervise(state).runReader(environment)
         }
     }
 
-    private func keys(of channels: Keep<Action>, _ range: Range<Int>) -> [AnyHashableSendable] {
+    private static func keys(of channels: Keep<Action>) -> [AnyHashableSendable] {
         var keys: [AnyHashableSendable] = []
-        keys.reserveCapacity(range.count)
-        for position in range { keys.append(channels[position].id) }
+        keys.reserveCapacity(channels.count)
+        channels.withUnsafeBufferPointer { buffer in
+            for index in 0..<buffer.count { keys.append(buffer[index].id) }
+        }
         return keys
     }
 
-    /// Reconciles the segments in `mask` as patches: for a collection segment whose lift every
-    /// mutation was addressed through, the addressed element; for any other, the whole segment.
-    /// `false`, having changed nothing, when that cannot be done soundly.
+    /// Reconciles the segments in `mask` as patches: for the collection segment `addressed`
+    /// (whose lift every mutation was addressed through), the addressed element; for any other,
+    /// the whole segment. `false`, having changed nothing, when that cannot be done soundly.
     private func reconcilePatches(
-        scope: MutationScope, mask: UInt64, action: Action, state: State, environment: Environment, engine: EffectEngine<Action>, depth: Int
+        mask: UInt64, addressed: Int?, action: Action, state: State, environment: Environment, engine: EffectEngine<Action>, depth: Int
     ) -> Bool {
-        let addressed = scope.addressedToken.flatMap { segmentOfToken[$0] }
         patches.removeAll(keepingCapacity: true)
-        keep.removeAll(keepingCapacity: true)
-        orders.removeAll(keepingCapacity: true)
+        editedSegments.removeAll(keepingCapacity: true)
         defer {
             patches.removeAll(keepingCapacity: true)
-            keep.removeAll(keepingCapacity: true)
-            orders.removeAll(keepingCapacity: true)
+            editedSegments.removeAll(keepingCapacity: true)
         }
         for index in segments.indices where mask & Self.bit(index) != 0 {
-            if index == addressed, let tracker = segments[index].tracker {
+            let segment = segments[index]
+            // A journaled container recorded the addressed element's edit too: its journal path
+            // below covers it and keeps the memo in step with the journal.
+            if index == addressed, let tracker = segment.tracker, !tracker.hasJournal {
                 guard let (previous, channels, ordinal) = tracker.evaluateAddressed(action, state, environment) else { return false }
                 statistics.elementEvaluations &+= 1
                 var elementOrders: [UInt64] = []
                 elementOrders.reserveCapacity(channels.count)
-                for position in channels.indices { elementOrders.append(containerOrder(segment: index, ordinal: ordinal, index: position)) }
-                if engine.patchMatches(index, previous: previous, channels: channels[...], orders: elementOrders) { continue }
-                patches.append(SegmentPatch(segment: index, previous: Array(previous), channels: channels, orders: elementOrders, element: true))
+                for position in 0..<channels.count { elementOrders.append(containerOrder(segment: index, ordinal: ordinal, index: position)) }
+                if engine.patchMatches(index, previous: previous, channels: channels, orders: elementOrders) { continue }
+                patches.append(SegmentPatch(segment: index, previous: Array(previous), channels: channels, orders: elementOrders, kind: .addressed))
                 continue
             }
-            let start = keep.count
-            let orderStart = orders.count
-            evaluateSegment(index, state: state, environment: environment)
-            let channels = keep[start...]
-            let segmentOrders = Array(orders[orderStart...])
-            if let tracker = segments[index].tracker {
+            if let tracker = segment.tracker, let changes = tracker.evaluateEdits(state, environment) {
+                // The container's journal names the elements that came, went or changed: only
+                // those are evaluated and patched, in container order.
+                statistics.elementEvaluations &+= changes.count
+                editedSegments.append(index)
+                for change in changes.sorted(by: { $0.ordinal < $1.ordinal }) {
+                    var elementOrders: [UInt64] = []
+                    elementOrders.reserveCapacity(change.channels.count)
+                    for position in 0..<change.channels.count {
+                        elementOrders.append(containerOrder(segment: index, ordinal: change.ordinal, index: position))
+                    }
+                    if engine.patchMatches(index, previous: change.previous, channels: change.channels, orders: elementOrders) { continue }
+                    patches.append(SegmentPatch(segment: index, previous: Array(change.previous), channels: change.channels, orders: elementOrders, kind: .edited))
+                }
+                continue
+            }
+            evaluate(segment, state: state, environment: environment)
+            if let tracker = segment.tracker {
                 patchKeys.removeAll(keepingCapacity: true)
                 tracker.appendRememberedKeys(into: &patchKeys)
-                if engine.patchMatches(index, previous: patchKeys, channels: channels, orders: segmentOrders) {
+                if engine.patchMatches(index, previous: patchKeys, channels: segment.channels, orders: segment.orders) {
                     // The same channels; channel-less elements may still have moved.
                     if tracker.pendingMatchesMemo { tracker.clearPending() } else { tracker.commitAll() }
                     continue
                 }
-                patches.append(SegmentPatch(segment: index, previous: patchKeys, channels: Array(channels), orders: segmentOrders, element: false))
+                patches.append(SegmentPatch(segment: index, previous: patchKeys, channels: segment.channels, orders: segment.orders, kind: .whole))
             } else {
-                guard let previous = segments[index].previous else { return false }
-                if engine.patchMatches(index, previous: previous, channels: channels, orders: segmentOrders) { continue }
-                patches.append(SegmentPatch(segment: index, previous: previous, channels: Array(channels), orders: segmentOrders, element: false))
+                guard let reconciled = segment.reconciled else { return false }
+                if engine.patchMatches(index, previousChannels: reconciled, channels: segment.channels, orders: []) { continue }
+                patches.append(SegmentPatch(segment: index, previous: Self.keys(of: reconciled), channels: segment.channels, orders: [], kind: .whole))
             }
         }
         if patches.isEmpty {
+            for index in editedSegments { segments[index].tracker?.commitEdits() }
             statistics.unchangedPartials &+= 1
             return true
         }
         guard engine.reconcilePatches(patches, depth: depth) else {
             // Nothing was applied: forget what the trackers evaluated.
-            for patch in patches where !patch.element { segments[patch.segment].tracker?.clearPending() }
+            for index in segments.indices where mask & Self.bit(index) != 0 { segments[index].tracker?.clearPending() }
             statistics.refusedPatches &+= 1
             return false
         }
         statistics.patchedReconciles &+= 1
+        for index in editedSegments { segments[index].tracker?.commitEdits() }
         for patch in patches {
-            if let tracker = segments[patch.segment].tracker {
-                if patch.element {
-                    tracker.commitAddressed(ElementKeys(patch.channels))
-                } else {
-                    tracker.commitAll()
-                }
-            } else {
-                segments[patch.segment].previous = keys(of: patch.channels, 0..<patch.channels.count)
+            let segment = segments[patch.segment]
+            switch patch.kind {
+            case .addressed: segment.tracker?.commitAddressed(ElementKeys(patch.channels))
+            case .edited: break
+            case .whole:
+                if let tracker = segment.tracker { tracker.commitAll() } else { segment.reconciled = patch.channels }
             }
         }
         return true
@@ -259,6 +285,16 @@ internal struct SegmentPatch<Action: Sendable> {
     let channels: Keep<Action>
     /// The container order of each channel.
     let orders: [UInt64]
-    /// Whether the patch is one collection element's (else the whole segment).
-    let element: Bool
+    /// What the patch covers.
+    let kind: Kind
+
+    /// What a patch covers.
+    enum Kind {
+        /// The whole segment.
+        case whole
+        /// The element the action addressed.
+        case addressed
+        /// One element its container's journal says was edited.
+        case edited
+    }
 }

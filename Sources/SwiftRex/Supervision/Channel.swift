@@ -91,6 +91,9 @@ public struct Channel<Action: Sendable>: Sendable {
         }
     }
 
+    /// The id, reset key and broadcast value as plain data, first in the layout so that reconcile
+    /// reads one cache line per channel to tell an unchanged one.
+    @usableFromInline let identity: ChannelIdentity
     /// The channel's identity in the Store's effect namespace.
     public let id: AnyHashableSendable
     /// The reset key (`nil` when permanent): a change recreates the channel.
@@ -139,6 +142,7 @@ public struct Channel<Action: Sendable>: Sendable {
             deliversOnOpen: deliversOnOpen
         )
         component = Effect<Action>.Component(work: .cancelOnly, scheduling: .keyed(id: key), channel: payload)
+        identity = ChannelIdentity(id: key, reset: resetIdentity, broadcast: broadcastIdentity)
     }
 
     @inlinable
@@ -154,6 +158,7 @@ public struct Channel<Action: Sendable>: Sendable {
         self.broadcastIdentity = broadcastIdentity
         self.settle = settle
         self.component = component
+        identity = ChannelIdentity(id: id, reset: resetIdentity, broadcast: broadcastIdentity)
     }
 
     /// Transforms the actions the channel dispatches, keeping its identity, reset and broadcast
@@ -191,4 +196,42 @@ extension Array: Monoid {
     /// Concatenates in one pass.
     @inlinable
     public static func mconcat(_ values: [Array]) -> Array { Array(values.joined()) }
+}
+
+/// A channel's identity — its id, reset key and broadcast value — as plain data: the three keys'
+/// hashes and, for `Int` keys, their values. Comparing two identities compares a few words, with
+/// no reference counting; for identities made only of `Int` keys (or absent ones) equal words
+/// mean equal keys, so reconcile can tell an unchanged channel without touching the keys.
+@usableFromInline
+internal struct ChannelIdentity: Equatable, Sendable {
+    @usableFromInline var idHash: Int
+    @usableFromInline var resetHash: Int
+    @usableFromInline var broadcastHash: Int
+    @usableFromInline var idValue: Int
+    @usableFromInline var resetValue: Int
+    @usableFromInline var broadcastValue: Int
+    /// Two bits per key (id, reset, broadcast): 0 absent, 1 an `Int`, 2 any other key.
+    @usableFromInline var kinds: UInt8
+
+    @inlinable
+    init(id: AnyHashableSendable, reset: AnyHashableSendable?, broadcast: AnyHashableSendable?) {
+        var kinds: UInt8 = 0
+        func describe(_ key: AnyHashableSendable?, _ shift: UInt8) -> (hash: Int, value: Int) {
+            guard let key else { return (0, 0) }
+            if case .int(let value) = key.direct {
+                kinds |= 1 << shift
+                return (key.cachedHash, value)
+            }
+            kinds |= 2 << shift
+            return (key.cachedHash, 0)
+        }
+        (idHash, idValue) = describe(id, 0)
+        (resetHash, resetValue) = describe(reset, 2)
+        (broadcastHash, broadcastValue) = describe(broadcast, 4)
+        self.kinds = kinds
+    }
+
+    /// Whether equal identities are equal keys: every key is an `Int` or absent.
+    @inlinable
+    var isExact: Bool { kinds & 0b10_1010 == 0 }
 }

@@ -1,5 +1,6 @@
-// Incremental supervision (D5): after an action that changes one element of a large supervised
-// collection, only that element's channels are recomputed and reconciled.
+// Incremental supervision (<doc:SupervisionAndChannels#Reconcile-cost>): after an action that
+// changes one element of a large supervised collection, only that element's channels are recomputed
+// and reconciled.
 //
 // Two static facts make it sound. Every reducer unit declares its `MutationScope` — what it may
 // mutate for an action: anything, the element the action addresses through one collection lift,
@@ -126,6 +127,72 @@ internal struct ElementMemo: Sendable {
     }
 }
 
+/// One element a journaled container's edits touched: the keys it wanted, its channels now (empty
+/// when it is gone) and its ordinal.
+@usableFromInline
+internal struct ElementChange<Action: Sendable> {
+    @usableFromInline let previous: ElementKeys
+    @usableFromInline let channels: Keep<Action>
+    @usableFromInline let ordinal: Int
+
+    @inlinable init(previous: ElementKeys, channels: Keep<Action>, ordinal: Int) {
+        self.previous = previous
+        self.channels = channels
+        self.ordinal = ordinal
+    }
+}
+
+/// How a keyed container reports its edits (an `IdentifiedArray`'s journal), over the app's state.
+@usableFromInline
+internal struct LaneJournal<GlobalState, ID>: Sendable {
+    /// The container's content version (equal versions, equal contents).
+    @usableFromInline let version: @Sendable (GlobalState) -> UInt64
+    /// Calls the body with every edit since a version; `false` when the journal cannot tell.
+    @usableFromInline let forEachEdit: @Sendable (GlobalState, UInt64, (ContainerEdit<ID>) -> Void) -> Bool
+    /// An element's slot: increasing in container order, stable until an edit reorders.
+    @usableFromInline let slot: @Sendable (ID, GlobalState) -> Int?
+
+    @inlinable
+    init(
+        version: @escaping @Sendable (GlobalState) -> UInt64,
+        forEachEdit: @escaping @Sendable (GlobalState, UInt64, (ContainerEdit<ID>) -> Void) -> Bool,
+        slot: @escaping @Sendable (ID, GlobalState) -> Int?
+    ) {
+        self.version = version
+        self.forEachEdit = forEachEdit
+        self.slot = slot
+    }
+}
+
+/// A keyed-state lane over a container that keeps an edit journal.
+@usableFromInline
+internal protocol JournaledKeyedState: KeyedState {
+    /// The container's content version (equal versions, equal contents).
+    func contentVersion(in state: GlobalState) -> UInt64
+    /// Calls `body` with every edit since `version`; `false` when the journal cannot tell.
+    func forEachEdit(in state: GlobalState, since version: UInt64, _ body: (ContainerEdit<ID>) -> Void) -> Bool
+    /// The element's slot: increasing in container order, stable until an edit reorders.
+    func slot(of id: ID, in state: GlobalState) -> Int?
+}
+
+extension JournaledKeyedState {
+    /// This lane's journal as closures, type-erased (see `laneJournal(of:)`).
+    @usableFromInline var erasedJournal: Any {
+        let lane = self
+        return LaneJournal<GlobalState, ID>(
+            version: { lane.contentVersion(in: $0) },
+            forEachEdit: { state, version, body in lane.forEachEdit(in: state, since: version, body) },
+            slot: { id, state in lane.slot(of: id, in: state) }
+        )
+    }
+}
+
+/// The journal of `lane`, when it keeps one.
+@inlinable
+internal func laneJournal<Lane: KeyedState>(of lane: Lane) -> LaneJournal<Lane.GlobalState, Lane.ID>? {
+    (lane as? any JournaledKeyedState)?.erasedJournal as? LaneJournal<Lane.GlobalState, Lane.ID>
+}
+
 /// One supervision unit: the whole-state evaluation, and for a collection lift its keyed form.
 @usableFromInline
 internal struct SupervisionUnit<State: Sendable, Action: Sendable, Environment: Sendable>: Sendable {
@@ -188,6 +255,15 @@ internal protocol ElementSupervisionTracking<State, Action, Environment>: AnyObj
     func evaluateAddressed(_ action: Action, _ state: State, _ environment: Environment) -> (previous: ElementKeys, channels: Keep<Action>, ordinal: Int)?
     /// Remembers `keys` for the element the last `evaluateAddressed` call addressed.
     func commitAddressed(_ keys: ElementKeys)
+    /// The elements the container's edit journal says changed since the memo was last brought up
+    /// to date, each with the keys it wanted, its channels now (empty when it is gone) and its
+    /// ordinal, in container order; `nil` when the journal cannot say (no journal, too many edits,
+    /// a reorder, the focus gone): the segment must be evaluated whole.
+    func evaluateEdits(_ state: State, _ environment: Environment) -> [ElementChange<Action>]?
+    /// Remembers what the last `evaluateEdits` call found.
+    func commitEdits()
+    /// Whether the container keeps an edit journal (`evaluateEdits` can answer).
+    var hasJournal: Bool { get }
     /// Appends the keys every remembered element wanted (in no particular order).
     func appendRememberedKeys(into keys: inout [AnyHashableSendable])
 }
@@ -200,14 +276,20 @@ internal protocol ElementSupervisionTracking<State, Action, Environment>: AnyObj
 @MainActor
 @usableFromInline
 internal final class ElementSupervisionTracker<GA: Sendable, GS: Sendable, GE: Sendable, ID: Hashable & Sendable>: ElementSupervisionTracking {
-    /// Appends every element's channels in container order, recording each element's id and keys.
-    @usableFromInline typealias EvaluateAll = @MainActor (GS, GE, inout Keep<GA>, inout [ID], inout [ElementKeys]) -> Void
+    /// Appends every element's channels in container order, recording each element's id, keys
+    /// and ordinal.
+    @usableFromInline typealias EvaluateAll = @MainActor (GS, GE, inout Keep<GA>, inout [ID], inout [ElementKeys], inout [Int]) -> Void
     /// Appends one element's channels; `false` when the element is absent.
     @usableFromInline typealias EvaluateOne = @MainActor (ID, GS, GE, inout Keep<GA>) -> Bool
     /// The memo of recorded ids, keys and ordinals (first occurrence of an id wins).
-    @usableFromInline typealias BuildMemo = ([ID], [ElementKeys]) -> [ID: ElementMemo]
+    @usableFromInline typealias BuildMemo = ([ID], [ElementKeys], [Int]) -> [ID: ElementMemo]
     /// Whether a memo holds exactly these ids at these ordinals.
-    @usableFromInline typealias MemoMatches = ([ID], [ID: ElementMemo]) -> Bool
+    @usableFromInline typealias MemoMatches = ([ID], [Int], [ID: ElementMemo]) -> Bool
+    /// Remembers edited elements' keys and ordinals (`nil` keys: the element is gone).
+    @usableFromInline typealias ApplyEdits = (inout [ID: ElementMemo], [(id: ID, keys: ElementKeys?, ordinal: Int)]) -> Void
+    /// The ids the journal says were edited since a version, once each, in edit order; `nil` when
+    /// it cannot say or the edits include a reorder.
+    @usableFromInline typealias EditedIDs = (GS, UInt64) -> [ID]?
     /// Replaces one remembered element's keys (in specialised code: a dictionary write here,
     /// unspecialised, allocates coroutine frames).
     @usableFromInline typealias SetKeys = (inout [ID: ElementMemo], ID, ElementKeys) -> Void
@@ -220,19 +302,33 @@ internal final class ElementSupervisionTracker<GA: Sendable, GS: Sendable, GE: S
     private let memoMatches: MemoMatches
     private let setKeys: SetKeys
     private let rememberedKeys: RememberedKeys
+    private let applyEdits: ApplyEdits
+    private let editedIDs: EditedIDs
     private let addressedID: @Sendable (GA) -> ID?
+    private let journal: LaneJournal<GS, ID>?
     private var memo: [ID: ElementMemo] = [:]
     private var pendingIDs: [ID] = []
     private var pendingKeys: [ElementKeys] = []
+    private var pendingOrdinals: [Int] = []
     private var lastAddressed: ID?
+    /// The content version the memo describes, for a journaled container (`nil`: unknown).
+    private var syncedVersion: UInt64?
+    /// The content version of the last evaluation, committed with it.
+    private var pendingVersion: UInt64?
+    private var pendingEdits: [(id: ID, keys: ElementKeys?, ordinal: Int)] = []
 
     @usableFromInline
     init(
-        addressedID: @escaping @Sendable (GA) -> ID?, evaluateAll: @escaping EvaluateAll, evaluateOne: @escaping EvaluateOne,
+        addressedID: @escaping @Sendable (GA) -> ID?, journal: LaneJournal<GS, ID>?,
+        evaluateAll: @escaping EvaluateAll, evaluateOne: @escaping EvaluateOne,
         buildMemo: @escaping BuildMemo, memoMatches: @escaping MemoMatches, setKeys: @escaping SetKeys,
+        applyEdits: @escaping ApplyEdits, editedIDs: @escaping EditedIDs,
         rememberedKeys: @escaping RememberedKeys
     ) {
         self.addressedID = addressedID
+        self.journal = journal
+        self.applyEdits = applyEdits
+        self.editedIDs = editedIDs
         evaluateElements = evaluateAll
         evaluateElement = evaluateOne
         self.buildMemo = buildMemo
@@ -242,32 +338,36 @@ internal final class ElementSupervisionTracker<GA: Sendable, GS: Sendable, GE: S
     }
 
     @usableFromInline
-    var pendingMatchesMemo: Bool { memoMatches(pendingIDs, memo) }
+    var pendingMatchesMemo: Bool { memoMatches(pendingIDs, pendingOrdinals, memo) && pendingVersion == syncedVersion }
 
     @usableFromInline
     func evaluateAll(_ state: GS, _ environment: GE, into keep: inout Keep<GA>) {
-        pendingIDs.removeAll(keepingCapacity: true)
-        pendingKeys.removeAll(keepingCapacity: true)
-        evaluateElements(state, environment, &keep, &pendingIDs, &pendingKeys)
+        clearPending()
+        pendingVersion = journal?.version(state)
+        evaluateElements(state, environment, &keep, &pendingIDs, &pendingKeys, &pendingOrdinals)
     }
 
     @usableFromInline
     func clearPending() {
         pendingIDs.removeAll(keepingCapacity: true)
         pendingKeys.removeAll(keepingCapacity: true)
+        pendingOrdinals.removeAll(keepingCapacity: true)
+        pendingEdits.removeAll(keepingCapacity: true)
+        pendingVersion = nil
     }
 
     @usableFromInline
     func commitAll() {
-        memo = buildMemo(pendingIDs, pendingKeys)
+        memo = buildMemo(pendingIDs, pendingKeys, pendingOrdinals)
+        syncedVersion = pendingVersion
         clearPending()
     }
 
     @usableFromInline
     func appendOrders(segment: Int, into orders: inout [UInt64]) {
-        for ordinal in pendingKeys.indices {
-            for index in 0..<pendingKeys[ordinal].count {
-                orders.append(containerOrder(segment: segment, ordinal: ordinal, index: index))
+        for position in pendingKeys.indices {
+            for index in 0..<pendingKeys[position].count {
+                orders.append(containerOrder(segment: segment, ordinal: pendingOrdinals[position], index: index))
             }
         }
     }
@@ -285,6 +385,34 @@ internal final class ElementSupervisionTracker<GA: Sendable, GS: Sendable, GE: S
     func commitAddressed(_ keys: ElementKeys) {
         guard let id = lastAddressed else { return }
         setKeys(&memo, id, keys)
+    }
+
+    @usableFromInline
+    func evaluateEdits(_ state: GS, _ environment: GE) -> [ElementChange<GA>]? {
+        guard let journal, let synced = syncedVersion, let ids = editedIDs(state, synced) else { return nil }
+        pendingEdits.removeAll(keepingCapacity: true)
+        pendingVersion = journal.version(state)
+        var changes: [ElementChange<GA>] = []
+        changes.reserveCapacity(ids.count)
+        for id in ids {
+            var keep: Keep<GA> = []
+            let present = evaluateElement(id, state, environment, &keep)
+            let remembered = memo[id]
+            guard let ordinal = present ? journal.slot(id, state) : remembered?.ordinal else { continue }
+            pendingEdits.append((id, present ? ElementKeys(keep) : nil, ordinal))
+            changes.append(ElementChange(previous: remembered?.keys ?? .none, channels: keep, ordinal: ordinal))
+        }
+        return changes
+    }
+
+    @usableFromInline
+    var hasJournal: Bool { journal != nil }
+
+    @usableFromInline
+    func commitEdits() {
+        applyEdits(&memo, pendingEdits)
+        syncedVersion = pendingVersion
+        clearPending()
     }
 
     @usableFromInline
@@ -345,4 +473,17 @@ internal final class FocusedSupervisionTracker<LA: Sendable, LS: Sendable, LE: S
 
     @usableFromInline
     func appendRememberedKeys(into keys: inout [AnyHashableSendable]) { inner.appendRememberedKeys(into: &keys) }
+
+    @usableFromInline
+    func evaluateEdits(_ state: GS, _ environment: GE) -> [ElementChange<GA>]? {
+        guard let slice = lift.preview(state), let changes = inner.evaluateEdits(slice, lift.narrow(environment)) else { return nil }
+        let embed = lift.embed
+        return changes.map { ElementChange(previous: $0.previous, channels: $0.channels.map { $0.mapAction(embed) }, ordinal: $0.ordinal) }
+    }
+
+    @usableFromInline
+    func commitEdits() { inner.commitEdits() }
+
+    @usableFromInline
+    var hasJournal: Bool { inner.hasJournal }
 }

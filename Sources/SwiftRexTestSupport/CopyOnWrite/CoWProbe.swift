@@ -86,8 +86,10 @@ public enum CoWProbe {
     /// key path cannot reach, such as an enum case's).
     ///
     /// - Parameters:
+    ///   - root: the value to mutate, in place.
     ///   - read: finds the payload; it may copy it briefly (that copy is gone before `mutate` runs).
     ///   - checkUnique: checks uniqueness after the mutation, in place; `nil` skips the check.
+    ///   - mutate: the mutation under test.
     public static func trace<Root, Payload: CoWObservable>(
         _ root: inout Root,
         read: (Root) -> Payload?,

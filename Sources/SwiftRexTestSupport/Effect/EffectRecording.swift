@@ -3,7 +3,7 @@ import SwiftRex
 
 /// The result of subscribing every component of an effect, in component order, outside any Store.
 ///
-/// It records each ``DispatchedAction`` sent (synchronously during subscription, or later from
+/// It records each ``SwiftRex/DispatchedAction`` sent (synchronously during subscription, or later from
 /// another thread) and each completion, and keeps the subscription tokens alive until ``cancel()``
 /// or deinit. Scheduling is ignored: every component is subscribed at once, as if `.immediately`.
 /// A channel component opens its channel (and receives its value when it delivers on open); a
@@ -50,7 +50,7 @@ extension Effect {
     }
 
     /// The actions the components send synchronously when subscribed in component order — the
-    /// effect half of observational equality (SPEC §1.10). Every subscription is cancelled before
+    /// effect half of observational equality (<doc:Composition#Observational-equality-and-the-laws>). Every subscription is cancelled before
     /// this returns.
     public func emittedActions() -> [DispatchedAction<Action>] {
         let recording = record()

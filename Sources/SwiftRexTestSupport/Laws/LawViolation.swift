@@ -12,7 +12,7 @@ public struct LawViolation: Sendable, Equatable, CustomStringConvertible {
         case mconcatMatchesFold
         /// `sconcat(first, rest) == rest.reduce(first, combine)`.
         case sconcatMatchesFold
-        /// Invariant U1: a fold of ``SwiftRex/ReducerOutcome`` values is `.unchanged` iff every operand is.
+        /// The unchanged law: a fold of ``SwiftRex/ReducerOutcome`` values is `.unchanged` iff every operand is.
         case unchangedIffEveryOperandUnchanged
     }
 

@@ -46,7 +46,7 @@ extension MonoidLaws {
     }
 
     /// Checks ``SwiftRex/ReducerOutcome`` laws (final state and `isMutation` on every sample state),
-    /// plus invariant U1 (``checkUnchangedInvariant(_:)``).
+    /// plus the unchanged law (``checkUnchangedInvariant(_:)``).
     public static func check<State: Equatable>(outcomes samples: [ReducerOutcome<State>], on states: [State]) -> [LawViolation] {
         let laws = check(samples) { outcome -> [State?] in
             [outcome.isMutation ? nil : states.first] + states.map { state in
@@ -58,7 +58,7 @@ extension MonoidLaws {
         return laws + checkUnchangedInvariant(samples)
     }
 
-    /// Invariant U1: a fold is `.unchanged` iff every operand is — checked on every pair, every
+    /// The unchanged law (<doc:Composition#Unchanged-survives-composition>): a fold is `.unchanged` iff every operand is — checked on every pair, every
     /// triple, and the `mconcat` of all samples.
     public static func checkUnchangedInvariant<State>(_ samples: [ReducerOutcome<State>]) -> [LawViolation] {
         var violations: [LawViolation] = []

@@ -1,6 +1,7 @@
 import SwiftRex
 
-/// Generic checkers for the ``SwiftRex/Monoid`` laws, by observational equality (SPEC §1.10).
+/// Generic checkers for the ``SwiftRex/Monoid`` laws, by observational equality
+/// (<doc:Composition#Observational-equality-and-the-laws>).
 ///
 /// Each checker returns every violation it finds (an empty array means the laws hold on the
 /// samples). Associativity is checked on every ordered triple of samples, identities on every

@@ -71,7 +71,7 @@ public struct EffectObservation<Action: Sendable & Equatable>: Equatable, Sendab
 public struct StepObservation<Action: Sendable & Equatable, State: Equatable>: Equatable {
     /// The state after the mutations.
     public let state: State
-    /// Whether a mutation ran (U1: `false` means the fold stayed `.unchanged`).
+    /// Whether a mutation ran (`false` means the fold stayed `.unchanged`: the unchanged law).
     public let mutated: Bool
     /// The resolved effect.
     public let effect: EffectObservation<Action>

@@ -1,11 +1,12 @@
 import Testing
 import SwiftRex
 
-/// Bad input: an identified collection holding the same id twice (D12). Defined outcome: a
-/// `.duplicateID` diagnostic when the id cache is (re)built, once per structural change; an
-/// addressed action reaches the first occurrence only; the other occurrence is never touched.
-/// The default `StoreHooks.onDiagnostic` asserts on a duplicate in debug builds (and only logs in
-/// release), so tests capture diagnostics with the task-local `DiagnosticOverride.$handler`.
+/// Bad input: an identified collection holding the same id twice (Lifting, "Duplicate ids").
+/// Defined outcome: a `.duplicateID` diagnostic when the id cache is (re)built, once per structural
+/// change; an addressed action reaches the first occurrence only; the other occurrence is never
+/// touched. The default `StoreHooks.onDiagnostic` asserts on a duplicate in debug builds (and only
+/// logs in release), so tests capture diagnostics with the task-local
+/// `DiagnosticOverride.$handler`.
 @MainActor
 @Suite("Bad input: duplicate ids")
 struct DuplicateIDTests {

@@ -1,12 +1,12 @@
 import Testing
 import SwiftRex
 
-/// Bad input: zero and negative durations. Defined outcome (SPEC §2.5 "clock edge cases"): a
-/// non-positive debounce or delay starts synchronously, during the dispatch; a non-positive
-/// throttle interval never throttles; a non-positive settle re-creates a channel at once; a
-/// channel's non-positive debounce or throttle delivery delivers every value at once; and
-/// `ManualClock.advance(by:)` with a non-positive duration never moves time back (it only fires
-/// what is already due).
+/// Bad input: zero and negative durations. Defined outcome (EffectsAndScheduling, "Scheduling
+/// policies", time edge cases): a non-positive debounce or delay starts synchronously, during the
+/// dispatch; a non-positive throttle interval never throttles; a non-positive settle re-creates a
+/// channel at once; a channel's non-positive debounce or throttle delivery delivers every value at
+/// once; and `ManualClock.advance(by:)` with a non-positive duration never moves time back (it only
+/// fires what is already due).
 @MainActor
 @Suite("Bad input: zero and negative durations")
 struct DurationTests {

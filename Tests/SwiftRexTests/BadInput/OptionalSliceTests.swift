@@ -3,10 +3,10 @@ import Testing
 import SwiftRex
 
 /// Bad input: a `liftOptional` slice that becomes `nil` while one of its effects is still running.
-/// Defined outcome (D17, SPEC §6.5): the running one-shot effect is not cancelled, but its
-/// `liveState` reads `nil`; an action it sends back while the slice is absent is dropped without
-/// calling the feature (no mutation, no notification, no effect, no diagnostic); the feature's
-/// supervised channels close when the slice disappears.
+/// Defined outcome (Lifting, "When the focus is absent"): the running one-shot effect is not
+/// cancelled, but its `liveState` reads `nil`; an action it sends back while the slice is absent is
+/// dropped without calling the feature (no mutation, no notification, no effect, no diagnostic);
+/// the feature's supervised channels close when the slice disappears.
 @MainActor
 @Suite("Bad input: liftOptional slice gone mid-effect")
 struct OptionalSliceTests {

@@ -1,11 +1,12 @@
 import Testing
 import SwiftRex
 
-/// Bad input: an action that keeps causing itself (D14). Defined outcome: after `threshold`
-/// actions (per Store, default `StoreHooks.reentranceThreshold`, clamped to at least 1) the loop
-/// is cut off — the rest of the synchronous queue, or the too-deep effect action, is dropped — and
-/// `onReentranceDetected` is called once with the kind. The Store keeps working afterwards. The
-/// default handler asserts in debug builds; tests install their own per Store.
+/// Bad input: an action that keeps causing itself (DispatchPipeline, "Runaway loops"). Defined
+/// outcome: after `threshold` actions (per Store, default `StoreHooks.reentranceThreshold`, clamped
+/// to at least 1) the loop is cut off — the rest of the synchronous queue, or the too-deep effect
+/// action, is dropped — and `onReentranceDetected` is called once with the kind. The Store keeps
+/// working afterwards. The default handler asserts in debug builds; tests install their own per
+/// Store.
 @MainActor
 @Suite("Bad input: runaway loops")
 struct RunawayLoopTests {

@@ -6,7 +6,7 @@ import SwiftRex
 @Suite struct ModelBasedRegressionTests {
     typealias M = ModelBased
 
-    /// D7: leavers are cancelled in the previous state's container order. A pure reorder changes
+    /// Leavers are cancelled in the previous state's container order. A pure reorder changes
     /// no channel, but it is still the order the next reconcile must follow: the Store used to keep
     /// the order of the last reconcile that changed something, so after `reverse` the leavers were
     /// closed in the pre-reverse order (found by the model with seed 1592590337, sequence 32).

@@ -60,7 +60,7 @@ import SwiftRexTestSupport
     }
 
     @Test func aPlantedModelBugIsCaughtAndShrunkToAFewSteps() async {
-        // A model that forgets D10 must disagree with the Store on some sequence, and the shrinker
+        // A model that forgets that a channel cancelled by id stays closed must disagree with the Store on some sequence, and the shrinker
         // must cut that sequence down to the handful of steps that show it.
         var master = SplitMix64(seed: 7)
         for _ in 0..<40 {

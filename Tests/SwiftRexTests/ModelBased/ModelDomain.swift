@@ -15,7 +15,9 @@ extension ModelBased {
         /// Starts the row's debounced autosave (a one-shot effect scoped to the row).
         case autosave
         case saved
-        /// `Effect.cancel(id: "feed")` from inside the row: scoped to the row's own channel (D10).
+        /// `Effect.cancel(id: "feed")` from inside the row: scoped to the row's own channel, which
+        /// stays closed while the row wants it (SupervisionAndChannels, "Cancelling a supervised
+        /// channel by id").
         case cancelFeed
         case cancelSocket
     }
@@ -41,7 +43,7 @@ extension ModelBased {
         case cancelThrottle
         case late(Int)
         case lateArrived(Int)
-        /// A parent broadcast into one row's socket through its public element id (D11).
+        /// A parent broadcast into one row's socket through its public element id (`ElementEffectID`).
         case poke(element: Int, value: Int)
         /// The same into a row's feed, which receives nothing (`Never`): always dropped.
         case pokeFeed(element: Int, value: Int)

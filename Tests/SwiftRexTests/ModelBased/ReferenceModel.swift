@@ -5,11 +5,12 @@ import struct SwiftRex.ElementAction
 extension ModelBased {
     /// A deliberate bug to plant in the model, to prove the checker and the shrinker catch one.
     enum PlantedBug: Sendable {
-        /// Forgets that `cancel(id:)` keeps a supervised channel closed (D10).
+        /// Forgets that `cancel(id:)` keeps a supervised channel closed until it
+        /// leaves the desired set.
         case forgetCancelSuppression
     }
 
-    /// The reference model: what the Store should do, written from SPEC in plain Swift with no
+    /// The reference model: what the Store should do, written from the DocC articles' rules in plain Swift with no
     /// library code — a state, a mailbox, the held effects, pending timers, a throttle stamp,
     /// reconcile memory and the set of live channels.
     ///
@@ -27,8 +28,8 @@ extension ModelBased {
             let action: Action
         }
 
-        /// A remembered desired channel (SPEC §3.4): its reset and broadcast identities, and
-        /// whether a `cancel(id:)` keeps it closed until it leaves the set (D10).
+        /// A remembered desired channel (SupervisionAndChannels, "How reconcile decides"): its reset and broadcast identities, and
+        /// whether a `cancel(id:)` keeps it closed until it leaves the set.
         struct Remembered {
             let key: ChannelKey
             var reset: Int?
@@ -253,7 +254,7 @@ extension ModelBased {
             timers.append(Timer(seq: nextTimerSeq, deadline: now + delay, key: key, action: action))
         }
 
-        // MARK: Reconcile (SPEC §3.4, D7, D10)
+        // MARK: Reconcile (leavers first in container order; cancelled-by-id channels stay closed)
 
         private func desired() -> [Remembered] {
             var channels: [Remembered] = []

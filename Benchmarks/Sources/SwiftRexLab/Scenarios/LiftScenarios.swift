@@ -113,7 +113,7 @@ enum LiftScenarios {
                 }
             },
             Scenario(name: "reconcile.oneRowChanged", sizes: reconcileSizes) { size in
-                // D5: every row supervises a channel broadcasting its count; each dispatch
+                // Incremental reconcile: every row supervises a channel broadcasting its count; each dispatch
                 // increments one row, so exactly one channel's broadcast changes and is delivered.
                 // Only that row is re-evaluated and reconciled: flat from 1k to 100k rows.
                 let store = Store(initial: Rows(rows: (0..<size).map { Row(id: $0) }, payload: CounterState()), behavior: supervisedRows, environment: ())

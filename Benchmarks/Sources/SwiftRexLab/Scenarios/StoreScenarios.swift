@@ -91,8 +91,9 @@ enum ReconcileScenarios {
     static var all: [Scenario] {
         [
             Scenario(name: "reconcile.unchanged", sizes: sizes, allocationIterations: 4) { size in
-                let keep = channels(size, broadcastOffset: 0)
-                return reconcileLoop([keep, keep])
+                // Two equal desired sets built apart (distinct arrays, distinct keys): every
+                // reconcile compares the whole set, as it must when a supervision rebuilds its list.
+                reconcileLoop([channels(size, broadcastOffset: 0), channels(size, broadcastOffset: 0)])
             },
             Scenario(name: "reconcile.oneChanged", sizes: sizes, allocationIterations: 4) { size in
                 // Two desired sets that differ in one channel's broadcast value.

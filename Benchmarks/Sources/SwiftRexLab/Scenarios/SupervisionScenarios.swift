@@ -72,7 +72,11 @@ enum SupervisionScenarios {
         return state
     }
 
-    /// `supervision.siblingMutation`, `lift.collection.missingId`.
+    /// Collection sizes of the structural-edit scenarios.
+    static let structuralSizes = [1_000, 10_000, 100_000]
+
+    /// `supervision.siblingMutation`, `lift.collection.missingId`, `supervision.insertRemove` (and
+    /// its plain-array control), `app.chat` (and its plain-array control).
     static var all: [Scenario] {
         [
             Scenario(name: "supervision.siblingMutation", sizes: siblingSizes) { size in
@@ -97,6 +101,86 @@ enum SupervisionScenarios {
                     for index in 0..<iterations { store.dispatch(actions[index & 63]) }
                 }
             },
+            Scenario(name: "supervision.insertRemove", sizes: structuralSizes, allocationIterations: 64) { size in
+                // An app-level action appends a conversation and removes the oldest, in an
+                // IdentifiedArray: its journal names the two rows to reconcile.
+                let store = Store(initial: RoomState(rooms: IdentifiedArray((0..<size).map { Room(id: $0) })), behavior: rooms, environment: ())
+                var next = size
+                return { iterations in
+                    for _ in 0..<iterations {
+                        store.dispatch(.rotate(insert: next, remove: next - size))
+                        next &+= 1
+                    }
+                }
+            },
+            Scenario(name: "supervision.insertRemove.plainArray", sizes: structuralSizes, allocationIterations: 4) { size in
+                // The same edit on a plain array: every row is re-evaluated (a plain array cannot
+                // say which rows an app-level write changed), the control of the one above.
+                let store = Store(initial: PlainRoomState(rooms: (0..<size).map { Room(id: $0) }), behavior: plainRooms, environment: ())
+                var next = size
+                return { iterations in
+                    for _ in 0..<iterations {
+                        store.dispatch(.rotate(insert: next, remove: next - size))
+                        next &+= 1
+                    }
+                }
+            },
+            Scenario(name: "app.chat", allocationIterations: 4_096) {
+                ChatApp.measured(ChatApp.Store(initial: ChatApp.State(conversations: IdentifiedArray(ChatApp.conversations)), behavior: ChatApp.behavior, environment: ChatApp.Environment()))
+            },
+            Scenario(name: "app.chat.plainArray", allocationIterations: 1_024) {
+                ChatApp.measured(ChatApp.PlainStore(initial: ChatApp.PlainState(conversations: ChatApp.conversations), behavior: ChatApp.plainBehavior, environment: ChatApp.Environment()))
+            },
         ]
     }
+
+    // MARK: Structural edits
+
+    struct Room: Identifiable, Sendable, Equatable {
+        var id: Int
+        var live = true
+    }
+
+    struct RoomState: Sendable, Equatable {
+        var rooms: IdentifiedArray<Room>
+    }
+
+    struct PlainRoomState: Sendable, Equatable {
+        var rooms: [Room]
+    }
+
+    enum RoomAction: Sendable, Equatable {
+        case room(ElementAction<Int, Bool>)
+        case rotate(insert: Int, remove: Int)
+    }
+
+    static let roomPrism = Prism<RoomAction, ElementAction<Int, Bool>>(
+        preview: { if case .room(let action) = $0 { action } else { nil } }, review: RoomAction.room)
+
+    /// Every room keeps a channel while live.
+    static let room = Behavior<Bool, Room, Void>
+        .reduce { live, room in room.live = live }
+        .supervise { room in
+            Supervision { _ in room.live ? [Channel<Bool>(id: "presence") { _ in .cancelOnly {} }] : [] }
+        }
+
+    static let rooms: Behavior<RoomAction, RoomState, Void> =
+        room.liftCollection(.action(roomPrism).state(\RoomState.rooms), site: "rooms")
+            <> Behavior<RoomAction, RoomState, Void>.react { action, _ in
+                guard case .rotate(let insert, let remove) = action else { return .doNothing }
+                return .reduce { state in
+                    state.rooms.append(Room(id: insert))
+                    state.rooms.remove(id: remove)
+                }
+            }.confined(to: \RoomState.rooms)
+
+    static let plainRooms: Behavior<RoomAction, PlainRoomState, Void> =
+        room.liftCollection(.action(roomPrism).state(\PlainRoomState.rooms), site: "rooms")
+            <> Behavior<RoomAction, PlainRoomState, Void>.react { action, _ in
+                guard case .rotate(let insert, let remove) = action else { return .doNothing }
+                return .reduce { state in
+                    state.rooms.append(Room(id: insert))
+                    if let index = state.rooms.firstIndex(where: { $0.id == remove }) { state.rooms.remove(at: index) }
+                }
+            }.confined(to: \PlainRoomState.rooms)
 }

@@ -3,11 +3,13 @@ import Synchronization
 import LabCore
 import SwiftRex
 
-/// The soak: a large supervised collection (`liftCollection`, a channel on every hundredth
-/// element) under a steady mix of actions — by-id element actions, a rare broadcast to every
-/// element, inserts and removals that keep the size about constant, and actions whose effects come
-/// back through the mailbox (plain and keyed) or through a channel — with resident memory read
-/// before and after.
+/// The soak: a large supervised collection (`liftCollection` over an `IdentifiedArray`, a channel
+/// on every hundredth element) under a steady mix of actions — by-id element actions, a rare
+/// broadcast to every element, app-level inserts and removals that keep the size about constant,
+/// and actions whose effects come back through the mailbox (plain and keyed) or through a channel
+/// — with resident memory read before and after. The app-level units say what they touch
+/// (`confined(to:)`), as the library's docs recommend, and the container's edit journal lets an
+/// insert or removal reconcile the element that came or went.
 @MainActor
 enum SoakWorkload {
     struct Row: Identifiable, Sendable {
@@ -18,7 +20,7 @@ enum SoakWorkload {
     }
 
     struct State: Sendable {
-        var rows: [Row]
+        var rows: IdentifiedArray<Row>
         var ticks = 0
     }
 
@@ -30,7 +32,7 @@ enum SoakWorkload {
         case row(ElementAction<Int, RowAction>)
         case all(RowAction)
         case insert(Int)
-        case removeAt(Int)
+        case remove(Int)
         case tick
     }
 
@@ -76,19 +78,20 @@ enum SoakWorkload {
                 }]
             }
         }
-        let app = Behavior<Action, State, Void>.react { action, _ in
+        let structure = Behavior<Action, State, Void>.react { action, _ in
             switch action {
             case .insert(let id): return .reduce { $0.rows.append(Row(id: id)) }
-            case .removeAt(let index):
-                return .reduce { state in
-                    if !state.rows.isEmpty { state.rows.remove(at: min(index, state.rows.count - 1)) }
-                }
-            case .tick: return .reduce { $0.ticks &+= 1 }
-            case .row, .all: return .doNothing
+            case .remove(let id): return .reduce { $0.rows.remove(id: id) }
+            case .tick, .row, .all: return .doNothing
             }
-        }
+        }.confined(to: \State.rows)
+        let ticks = Behavior<Action, State, Void>.react { action, _ in
+            guard case .tick = action else { return .doNothing }
+            return .reduce { $0.ticks &+= 1 }
+        }.confined(to: \State.ticks)
         return .combine([
-            app,
+            structure,
+            ticks,
             (rowCore <> rowChannel).liftCollection(.action(rowPrism).state(\State.rows), site: "rows"),
             rowCore.liftEach(.action(broadcast: allPrism, into: rowPrism).state(\State.rows), site: "all"),
         ])
@@ -107,17 +110,27 @@ enum SoakWorkload {
         mutating func below(_ bound: Int) -> Int { Int(next() % UInt64(max(1, bound))) }
     }
 
-    /// The driver: picks each action from the mix, against the Store's current rows.
+    /// The driver: picks each action from the mix, against the ids it knows to be live (it
+    /// inserts and removes them itself; a removed id still gets late actions).
     struct Driver {
         var random = Generator(state: 0x50A4_2024)
         var nextID: Int
+        /// The live ids, in no order, and where each is (swap-removal keeps both O(1)).
+        var live: [Int]
+        var position: [Int: Int]
+
+        init(size: Int) {
+            nextID = size
+            live = Array(0..<size)
+            position = Dictionary(uniqueKeysWithValues: (0..<size).map { ($0, $0) })
+        }
 
         /// 35% bump, 15% level (half aimed at channel rows), 3% room (same), 15% ping (mailbox),
         /// 5% keyed save (effect registry), 1% tick, 0.1% broadcast to all, 12.95% insert,
-        /// 12.95% remove at a random position.
-        mutating func next(_ rows: [Row]) -> Action {
+        /// 12.95% removal of a random row.
+        mutating func next() -> Action {
             let roll = random.below(10_000)
-            func anyRow() -> Int { rows.isEmpty ? 0 : rows[random.below(rows.count)].id }
+            func anyRow() -> Int { live.isEmpty ? 0 : live[random.below(live.count)] }
             func channelRow() -> Int { random.below(max(1, nextID / channelEvery)) * channelEvery }
             func row(_ action: RowAction) -> Action { .row(ElementAction(anyRow(), action: action)) }
             switch roll {
@@ -134,9 +147,19 @@ enum SoakWorkload {
             case 7_400..<7_410: return .all(.bump)
             case 7_410..<8_705:
                 nextID += 1
+                position[nextID - 1] = live.count
+                live.append(nextID - 1)
                 return .insert(nextID - 1)
             default:
-                return .removeAt(random.below(max(1, rows.count)))
+                guard !live.isEmpty else { return .tick }
+                let removed = live[random.below(live.count)]
+                let index = position.removeValue(forKey: removed)!
+                let last = live.removeLast()
+                if index < live.count {
+                    live[index] = last
+                    position[last] = index
+                }
+                return .remove(removed)
             }
         }
     }
@@ -149,12 +172,12 @@ enum SoakWorkload {
             if diagnostic.kind == .missingElement { counters.missing.add(1, ordering: .relaxed) }
         }
         let size = options.elements
-        let store = Store(initial: State(rows: (0..<size).map { Row(id: $0) }), behavior: behavior(counters))
-        var driver = Driver(nextID: size)
+        let store = Store(initial: State(rows: IdentifiedArray((0..<size).map { Row(id: $0) })), behavior: behavior(counters))
+        var driver = Driver(size: size)
 
         func drive(_ count: Int) async {
             for index in 0..<count {
-                store.dispatch(driver.next(store.state.rows))
+                store.dispatch(driver.next())
                 if index & 63 == 63 { await Task.yield() }
                 if index % 100_000 == 99_999 { log("  \(index + 1) actions, \(store.state.rows.count) elements") }
             }

@@ -1,0 +1,74 @@
+extension Relay {
+    /// Elements of an ``IdentifiedArray`` located by id: one hash lookup, present or absent, with
+    /// no cache to rebuild; mutated in place through the container's journaled writes, so the
+    /// Store's supervision can learn what an action changed.
+    ///
+    /// Selected by `.state(\AppState.rows)` when `rows` is an `IdentifiedArray`.
+    public struct IdentifiedArrayElements<GlobalState, Element>: KeyedState where Element: Identifiable, Element.ID: Sendable {
+        /// The element identifier.
+        public typealias ID = Element.ID
+
+        /// The container.
+        public let container: Lens<GlobalState, IdentifiedArray<Element>>
+
+        /// A lane over a container lens.
+        @inlinable
+        public init(container: Lens<GlobalState, IdentifiedArray<Element>>) {
+            self.container = container
+        }
+
+        /// The element with `id`, or `nil`. O(1), absent ids included.
+        @inlinable
+        public func element(_ id: Element.ID, in state: GlobalState) -> Element? {
+            container.get(state)[id: id]
+        }
+
+        /// Mutates the element with `id` in place (journaled as `.modified(id)`); returns whether it
+        /// was present. O(1).
+        @inlinable
+        public func modifyElement(_ id: Element.ID, in state: inout GlobalState, _ body: (inout Element) -> Void) -> Bool {
+            var found = false
+            container.modify(&state) { elements in found = elements.modifyElement(id: id, body) }
+            return found
+        }
+
+        /// Whether the container is empty. O(1).
+        @inlinable
+        public func isEmpty(in state: GlobalState) -> Bool { container.get(state).isEmpty }
+
+        /// Every element, in container order. O(n).
+        @inlinable
+        public func forEachElement(in state: GlobalState, _ body: (Element.ID, Element) -> Void) {
+            for element in container.get(state) { body(element.id, element) }
+        }
+
+        /// Mutates every element in place, in container order. O(n).
+        @inlinable
+        public func modifyEach(in state: inout GlobalState, _ body: (Element.ID, inout Element) -> Void) {
+            container.modify(&state) { elements in elements.updateEachWithID(body) }
+        }
+
+        /// Applies `run(action, &element)` to every element in place, without reading ids. O(n).
+        @inlinable
+        public func modifyEach<Action>(in state: inout GlobalState, applying run: (Action, inout Element) -> Void, with action: Action) {
+            container.modify(&state) { elements in elements.updateEach { run(action, &$0) } }
+        }
+    }
+}
+
+extension Relay.IdentifiedArrayElements: PlacesFocus {
+    @inlinable var focusPlacement: FocusPlacement { .within(container.inlineRange) }
+}
+
+extension Relay.IdentifiedArrayElements: JournaledKeyedState {
+    /// The container's content version.
+    @inlinable func contentVersion(in state: GlobalState) -> UInt64 { container.get(state).contentVersion }
+
+    /// The container's edits since `version` (see `IdentifiedArray.forEachEdit(since:_:)`).
+    @inlinable func forEachEdit(in state: GlobalState, since version: UInt64, _ body: (ContainerEdit<Element.ID>) -> Void) -> Bool {
+        container.get(state).forEachEdit(since: version, body)
+    }
+
+    /// The slot of the element with `id`.
+    @inlinable func slot(of id: Element.ID, in state: GlobalState) -> Int? { container.get(state).slot(of: id) }
+}
