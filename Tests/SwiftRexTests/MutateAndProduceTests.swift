@@ -160,4 +160,21 @@ import Testing
         store.dispatch(.send("x"))
         #expect(store.state == [Self.uuid(42)])
     }
+
+    @Test func everyElementOfABroadcastSeesTheStoresGenerators() {
+        struct Row: Sendable, Equatable, Identifiable { var id: Int; var stamp: UUID? }
+        struct Rows: Sendable, Equatable { var rows: [Row] }
+        enum RowsAction: Sendable, Equatable { case all(Action), row(ElementAction<Int, Action>) }
+        let stamp = Behavior<Action, Row, Void>.react { _, context in
+            let id = context.generators.uuid()
+            return .reduce { $0.stamp = id }
+        }
+        let lifted = stamp.liftEach(.action(
+            broadcast: Prism<RowsAction, Action>(preview: { if case .all(let a) = $0 { a } else { nil } }, review: RowsAction.all),
+            into: Prism<RowsAction, ElementAction<Int, Action>>(preview: { if case .row(let a) = $0 { a } else { nil } }, review: RowsAction.row)
+        ).state(\Rows.rows))
+        let store = Store(initial: Rows(rows: [Row(id: 1), Row(id: 2)]), behavior: lifted, environment: (), clock: { _ in ManualClock() }, uuid: { Self.uuid(7) })
+        store.dispatch(.all(.other))
+        #expect(store.state.rows.map(\.stamp) == [Self.uuid(7), Self.uuid(7)])
+    }
 }

@@ -253,18 +253,17 @@ internal final class EffectEngine<Action: Sendable>: EffectInterpreter {
         }
     }
 
-    /// ``patchMatches(_:previous:channels:orders:)`` with the channels the part wanted last time.
-    func patchMatches(_ segment: Int, previousChannels: Keep<Action>, channels: Keep<Action>, orders: [UInt64]) -> Bool {
+    /// Whether `channels` (in container `orders`; empty: their positions) are exactly the channels
+    /// reconcile memory holds for `segment`, unchanged and in the same order. `false` while the
+    /// machine is mid-operation. No allocation, and no list of the segment's previous keys needed.
+    func segmentMatches(_ segment: Int, channels: Keep<Action>, orders: [UInt64]) -> Bool {
         guard !isBusy else { return false }
-        return previousChannels.withUnsafeBufferPointer { previous in
-            channels.withUnsafeBufferPointer { buffer in
-                machine.segmentMatches(
-                    segment: segment, previousCount: previous.count, previousKey: { previous[$0].id },
-                    count: buffer.count,
-                    order: { orders.isEmpty ? containerOrder(segment: segment, ordinal: $0, index: 0) : orders[$0] }
-                ) {
-                    (buffer[$0].id, buffer[$0].resetIdentity, buffer[$0].broadcastIdentity)
-                }
+        return channels.withUnsafeBufferPointer { buffer in
+            machine.wholeSegmentMatches(
+                segment: segment, count: buffer.count,
+                order: { orders.isEmpty ? containerOrder(segment: segment, ordinal: $0, index: 0) : orders[$0] }
+            ) {
+                (buffer[$0].id, buffer[$0].resetIdentity, buffer[$0].broadcastIdentity)
             }
         }
     }

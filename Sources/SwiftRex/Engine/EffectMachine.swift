@@ -124,6 +124,8 @@ internal struct EffectMachine<Payload> {
     private var memoryEpoch: [UInt64] = []
     private var memorySeq: [UInt64] = []
     private var memorySegment: [Int] = []
+    /// How many remembered channels each segment has (indexed by segment; missing: none).
+    private var segmentCounts: [Int] = []
     private var nextSeq: UInt64 = 0
     private var epoch: UInt64 = 0
     /// Whether the last full reconcile saw two entries with the same key: segment reconciles are
@@ -422,6 +424,7 @@ internal struct EffectMachine<Payload> {
         memoryBroadcast.removeAll(keepingCapacity: true)
         memorySeq.removeAll(keepingCapacity: true)
         memorySegment.removeAll(keepingCapacity: true)
+        for index in segmentCounts.indices { segmentCounts[index] = 0 }
         for index in unique.indices {
             memoryKey.append(unique[index].key)
             memoryIdentity.append(unique[index].identity)
@@ -429,6 +432,7 @@ internal struct EffectMachine<Payload> {
             memoryBroadcast.append(unique[index].broadcast)
             memorySeq.append(unique[index].order ?? nextSeq &+ UInt64(index))
             memorySegment.append(unique[index].segment)
+            countSegment(unique[index].segment, by: 1)
         }
         nextSeq &+= UInt64(unique.count)
         memorySuppressed = newSuppressed
@@ -483,6 +487,33 @@ internal struct EffectMachine<Payload> {
         guard distinct == previousCount else { return false }
         for position in 0..<previousCount {
             guard let index = memoryIndex[previousKey(position)], memoryEpoch[index] == epoch else { return false }
+        }
+        return true
+    }
+
+    /// Adds `delta` to `segment`'s count of remembered channels.
+    private mutating func countSegment(_ segment: Int, by delta: Int) {
+        while segmentCounts.count <= segment { segmentCounts.append(0) }
+        segmentCounts[segment] &+= delta
+    }
+
+    /// True when the `count` identities read by index are exactly the channels remembered for
+    /// `segment`, with the same reset and broadcast keys and the same container `order`: no
+    /// list of what the segment wanted before is needed. No allocation.
+    mutating func wholeSegmentMatches(
+        segment: Int,
+        count: Int,
+        order: (Int) -> UInt64,
+        _ identity: (Int) -> (key: AnyHashableSendable, reset: AnyHashableSendable?, broadcast: AnyHashableSendable?)
+    ) -> Bool {
+        guard count == (segment < segmentCounts.count ? segmentCounts[segment] : 0) else { return false }
+        epoch &+= 1
+        for position in 0..<count {
+            let (key, reset, broadcast) = identity(position)
+            guard let index = rememberedIndex(key, reset: reset, broadcast: broadcast), memorySegment[index] == segment,
+                  memorySeq[index] == order(position), memoryEpoch[index] != epoch
+            else { return false }
+            memoryEpoch[index] = epoch
         }
         return true
     }
@@ -608,7 +639,9 @@ internal struct EffectMachine<Payload> {
             memoryBroadcast[position] = entry.broadcast
             memorySuppressed[position] = suppressed[offset]
             memorySeq[position] = entry.order ?? nextSeq &+ UInt64(offset)
+            countSegment(memorySegment[position], by: -1)
             memorySegment[position] = entry.segment
+            countSegment(entry.segment, by: 1)
         }
         nextSeq &+= UInt64(desired.count)
         return true
@@ -635,11 +668,13 @@ internal struct EffectMachine<Payload> {
         memorySeq.append(entry.order ?? nextSeq)
         nextSeq &+= 1
         memorySegment.append(entry.segment)
+        countSegment(entry.segment, by: 1)
     }
 
     /// Removes a key from reconcile memory (swapping the last entry into its place).
     private mutating func forget(_ key: AnyHashableSendable) {
         guard let index = memoryIndex.removeValue(forKey: key) else { return }
+        countSegment(memorySegment[index], by: -1)
         let last = memoryKey.count - 1
         if index != last {
             memoryIndex[memoryKey[last]] = index

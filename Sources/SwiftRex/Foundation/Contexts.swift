@@ -7,7 +7,10 @@ public struct PreReducerContext<State> {
     /// Who dispatched the action.
     public let source: ActionSource
     @usableFromInline
-    internal let readState: @MainActor () -> State?
+    internal let readState: (@MainActor () -> State?)?
+    /// The state itself, when the context was made from a value (no reader to call).
+    @usableFromInline
+    internal let storedState: State?
     @usableFromInline
     internal let readGenerators: @Sendable () -> StoreGenerators
 
@@ -23,12 +26,24 @@ public struct PreReducerContext<State> {
     public init(source: ActionSource, stateBefore: @escaping @MainActor () -> State?, generators: @escaping @Sendable () -> StoreGenerators) {
         self.source = source
         self.readState = stateBefore
-        self.readGenerators = generators
+        storedState = nil
+        readGenerators = generators
+    }
+
+    /// A context over a state value already read: phase 1 reads nothing later than now, so a
+    /// collection lift hands each element's reaction its element this way, with no closure made
+    /// per element.
+    @inlinable
+    internal init(source: ActionSource, state: State?, generators: @escaping @Sendable () -> StoreGenerators) {
+        self.source = source
+        readState = nil
+        storedState = state
+        readGenerators = generators
     }
 
     /// The state before this action's mutations, or `nil` when the store is gone or a lift's focus is absent.
     @inlinable
-    public var stateBefore: State? { readState() }
+    public var stateBefore: State? { readState.map { $0() } ?? storedState }
 
     /// The store's injected clock, date and UUID generators (a `TestStore`'s are deterministic):
     /// take a UUID or the date here to put it in the state and hand it to the effect.
@@ -38,14 +53,14 @@ public struct PreReducerContext<State> {
     /// Narrows the state through a total projection.
     @inlinable
     public func map<Local>(_ transform: @escaping @MainActor (State) -> Local) -> PreReducerContext<Local> {
-        let read = readState
+        guard let read = readState else { return PreReducerContext<Local>(source: source, state: storedState.map(transform), generators: readGenerators) }
         return PreReducerContext<Local>(source: source, stateBefore: { read().map(transform) }, generators: readGenerators)
     }
 
     /// Narrows the state through a partial projection (`nil` when the focus is absent).
     @inlinable
     public func compactMap<Local>(_ transform: @escaping @MainActor (State) -> Local?) -> PreReducerContext<Local> {
-        let read = readState
+        guard let read = readState else { return PreReducerContext<Local>(source: source, state: storedState.flatMap(transform), generators: readGenerators) }
         return PreReducerContext<Local>(source: source, stateBefore: { read().flatMap(transform) }, generators: readGenerators)
     }
 }

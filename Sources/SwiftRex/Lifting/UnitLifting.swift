@@ -142,6 +142,8 @@ internal struct ElementLift<LA: Sendable, LS: Sendable, LE: Sendable, GA: Sendab
     @usableFromInline let forEachElement: @Sendable (GS, (ID, LS) -> Void) -> Void
     /// Runs a reducer on every element with one action (no id read per element).
     @usableFromInline let reduceEach: @Sendable (inout GS, LA, @Sendable (LA, inout LS) -> Void) -> Void
+    /// Mutates every element in place with its id, walking storage once.
+    @usableFromInline let modifyEachElement: @Sendable (inout GS, (ID, inout LS) -> Void) -> Void
     @usableFromInline let narrow: @Sendable (GE) -> LE
     @usableFromInline let site: LiftSite
     /// This lift's identity, matching its units' mutation scopes with its supervision (incremental
@@ -153,6 +155,8 @@ internal struct ElementLift<LA: Sendable, LS: Sendable, LE: Sendable, GA: Sendab
     /// The container's edit journal, when it keeps one (an `IdentifiedArray`): supervision then
     /// re-evaluates only the elements an edit touched.
     @usableFromInline let journal: LaneJournal<GS, ID>?
+    /// The walk over a journaled container's elements with their slots (its ids are unique).
+    @usableFromInline let forEachSlotted: (@Sendable (GS, (ID, Int, LS) -> Void) -> Void)?
 
     @inlinable init<SL: KeyedState, EL: NarrowsEnvironment>(
         addressed: (@Sendable (GA) -> (ID, LA)?)?,
@@ -168,11 +172,13 @@ internal struct ElementLift<LA: Sendable, LS: Sendable, LE: Sendable, GA: Sendab
         isEmpty = { state.isEmpty(in: $0) }
         forEachElement = { state.forEachElement(in: $0, $1) }
         reduceEach = { global, action, run in state.modifyEach(in: &global, applying: run, with: action) }
+        modifyEachElement = { global, body in state.modifyEach(in: &global, body) }
         narrow = { environment.narrow($0) }
         self.site = site
         token = .next()
         container = .of(state)
         journal = laneJournal(of: state)
+        forEachSlotted = laneSlottedForEach(of: state)
     }
 
     /// An element unit's footprint in the app's state: it touches the container, and its effects
@@ -205,6 +211,16 @@ internal struct ElementLift<LA: Sendable, LS: Sendable, LE: Sendable, GA: Sendab
             guard let body = endo.body else { return .identity }
             return EndoMut { state in _ = modifyElement(id, &state) { body(&$0) } }
         }
+    }
+
+    /// Reports the ids a broadcast found more than once (each visited at its first occurrence only).
+    @inlinable func reportDuplicates(_ ids: [ID]) {
+        guard !ids.isEmpty else { return }
+        reportDiagnostic(StoreDiagnostic(
+            kind: .duplicateID,
+            message: "Duplicate ids in an identified collection: \(ids.prefix(10).map { "\($0)" }.joined(separator: ", ")) (lift \(site)). A broadcast reaches each id's first occurrence only.",
+            source: nil
+        ))
     }
 
     @inlinable func reportMissing(_ id: ID, source: ActionSource?) {
@@ -281,6 +297,7 @@ internal struct ElementLift<LA: Sendable, LS: Sendable, LE: Sendable, GA: Sendab
         let forEachElement = self.forEachElement
         let lift = self
         let footprint = self.footprint(unit)
+        let uniqueIDs = forEachSlotted != nil
         switch unit {
         case .reducer(let inner):
             let run = inner.run
@@ -306,31 +323,73 @@ internal struct ElementLift<LA: Sendable, LS: Sendable, LE: Sendable, GA: Sendab
                 guard let local = extract(action), let state = context.stateBefore else { return nil }
                 var readers: [Producer<GA, GS, GE>] = []
                 var visited = Set<ID>()
-                forEachElement(state) { id, _ in
-                    guard visited.insert(id).inserted else { return }
-                    let localContext = context.compactMap { lift.element(id, $0) }
-                    if let reader = produce(local, localContext) { readers.append(lift.liftProducer(reader, id: id)) }
+                var duplicates: [ID] = []
+                defer { lift.reportDuplicates(duplicates) }
+                forEachElement(state) { id, slice in
+                    guard uniqueIDs || visited.insert(id).inserted else {
+                        duplicates.append(id)
+                        return
+                    }
+                    // Phase 1 reads the element now: a context over its value, no reader per element.
+                    if let reader = produce(local, PreReducerContext(source: context.source, state: slice, generators: context.readGenerators)) {
+                        readers.append(lift.liftProducer(reader, id: id))
+                    }
                 }
                 return readers.isEmpty ? nil : .mconcat(readers)
             }, footprint: footprint)
 
         case .reaction(let react, _, _):
+            let modifyElement = self.modifyElement
+            let modifyEachElement = self.modifyEachElement
             return .reaction({ action, context in
                 guard let local = extract(action), let state = context.stateBefore else { return .doNothing }
-                var reactions: [Reaction<GA, GS, GE>] = []
+                // One mutation for all elements (their bodies in element order) and one producer:
+                // no closure, context or reaction is made per element.
+                var bodies: [(id: ID, endo: EndoMut<LS>)] = []
+                var readers: [Producer<GA, GS, GE>] = []
+                var mutates = false
                 var visited = Set<ID>()
-                forEachElement(state) { id, _ in
+                var duplicates: [ID] = []
+                defer { lift.reportDuplicates(duplicates) }
+                forEachElement(state) { id, slice in
                     // Reactions address their element by id: a duplicated id is visited once
-                    // (its first occurrence), never twice.
-                    guard visited.insert(id).inserted else { return }
-                    let localContext = context.compactMap { lift.element(id, $0) }
-                    let reaction = react(local, localContext)
-                    reactions.append(Reaction(
-                        mutation: lift.liftMutation(reaction.mutation, id: id),
-                        produce: reaction.producer.map { lift.liftProducer($0, id: id) }
-                    ))
+                    // (its first occurrence), never twice. A journaled container's ids are unique.
+                    guard uniqueIDs || visited.insert(id).inserted else {
+                        duplicates.append(id)
+                        return
+                    }
+                    let reaction = react(local, PreReducerContext(source: context.source, state: slice, generators: context.readGenerators))
+                    if case .mutation(let endo) = reaction.mutation {
+                        mutates = true
+                        if endo.body != nil { bodies.append((id, endo)) }
+                    }
+                    if let producer = reaction.producer { readers.append(lift.liftProducer(producer, id: id)) }
                 }
-                return .mconcat(reactions)
+                let mutation: ReducerOutcome<GS>
+                if !mutates {
+                    mutation = .unchanged
+                } else if bodies.isEmpty {
+                    mutation = .mutation(.identity)
+                } else {
+                    let all = bodies
+                    mutation = .mutation(EndoMut { global in
+                        // One walk over storage, the bodies in the same (container) order; a body
+                        // whose element is not where the walk expects it (the container changed
+                        // since phase 1) is applied by id afterwards. Each body touches only its
+                        // own element, so the order between them does not matter.
+                        var next = 0
+                        modifyEachElement(&global) { id, element in
+                            guard next < all.count, all[next].id == id else { return }
+                            all[next].endo.runEndoMut(&element)
+                            next &+= 1
+                        }
+                        while next < all.count {
+                            _ = modifyElement(all[next].id, &global) { all[next].endo.runEndoMut(&$0) }
+                            next &+= 1
+                        }
+                    })
+                }
+                return Reaction(mutation: mutation, produce: readers.isEmpty ? nil : .mconcat(readers))
             }, scope: .eachElement(token), footprint: footprint)
 
         case .supervision(let unit):
@@ -378,6 +437,7 @@ internal struct ElementLift<LA: Sendable, LS: Sendable, LE: Sendable, GA: Sendab
         let site = self.site
         let extractAddressed = self.extractAddressed
         let journal = self.journal
+        let forEachSlotted = self.forEachSlotted
         @MainActor func channels(of id: ID, _ slice: LS, _ environment: LE, into keep: inout Keep<GA>) {
             for channel in supervise(slice).runReader(environment) {
                 keep.append(channel.mapAction { embed(id, $0) }.scopedToElement(id, site: site))
@@ -388,14 +448,19 @@ internal struct ElementLift<LA: Sendable, LS: Sendable, LE: Sendable, GA: Sendab
             journal: journal,
             evaluateAll: { state, environment, keep, ids, keys, ordinals in
                 let local = narrow(environment)
-                forEachElement(state) { id, slice in
+                @MainActor func record(_ id: ID, _ ordinal: Int, _ slice: LS) {
                     let start = keep.count
                     channels(of: id, slice, local, into: &keep)
-                    // A journaled container's slots are stable across edits; a plain one's
-                    // positions are the ordinals.
-                    ordinals.append(journal?.slot(id, state) ?? ids.count)
+                    ordinals.append(ordinal)
                     ids.append(id)
                     keys.append(ElementKeys(keep, start..<keep.count))
+                }
+                // A journaled container's slots are stable across edits; a plain one's positions
+                // are the ordinals.
+                if let forEachSlotted {
+                    forEachSlotted(state) { id, slot, slice in record(id, slot, slice) }
+                } else {
+                    forEachElement(state) { id, slice in record(id, ids.count, slice) }
                 }
             },
             evaluateOne: { id, state, environment, keep in
@@ -426,22 +491,25 @@ internal struct ElementLift<LA: Sendable, LS: Sendable, LE: Sendable, GA: Sendab
                     }
                 }
             },
-            editedIDs: { state, version in
-                guard let journal else { return nil }
-                var ids: [ID] = []
-                var seen = Set<ID>()
+            editedIDs: { state, version, ids in
+                guard let journal else { return false }
                 var reordered = false
                 let known = journal.forEachEdit(state, version) { edit in
                     switch edit {
                     case .inserted(let id), .removed(let id), .modified(let id):
-                        if seen.insert(id).inserted { ids.append(id) }
+                        // At most 64 edits: a scan dedupes without a set.
+                        if !ids.contains(id) { ids.append(id) }
                     case .reordered:
                         reordered = true
                     }
                 }
-                return known && !reordered ? ids : nil
+                return known && !reordered
             },
-
+            sameIDs: { lhs, rhs in
+                guard lhs.count == rhs.count else { return false }
+                for index in lhs.indices where lhs[index] != rhs[index] { return false }
+                return true
+            },
             rememberedKeys: { memo, keys in
                 for element in memo.values { keys.append(contentsOf: element.keys) }
             }

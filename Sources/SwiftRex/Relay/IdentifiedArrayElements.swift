@@ -71,4 +71,14 @@ extension Relay.IdentifiedArrayElements: JournaledKeyedState {
 
     /// The slot of the element with `id`.
     @inlinable func slot(of id: Element.ID, in state: GlobalState) -> Int? { container.get(state).slot(of: id) }
+
+    /// Every element with its id and slot, in container order.
+    @inlinable func forEachElementWithSlot(in state: GlobalState, _ body: (Element.ID, Int, Element) -> Void) {
+        let elements = container.get(state)
+        var slot = elements.head
+        while slot < elements.slots.count {
+            if let element = elements.slots[slot] { body(element.id, slot, element) }
+            slot &+= 1
+        }
+    }
 }

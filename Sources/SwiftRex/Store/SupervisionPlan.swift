@@ -141,7 +141,7 @@ internal final class SupervisionPlan<State: Sendable, Action: Sendable, Environm
                     if !changed { engine.updateOrders(segment.channels, orders: segment.orders) }
                     tracker.commitAll()
                 } else {
-                    tracker.clearPending()
+                    tracker.keepMemo()
                 }
             } else if changed || !isCommitted || segment.reconciled == nil {
                 segment.reconciled = segment.channels
@@ -203,7 +203,7 @@ internal final class SupervisionPlan<State: Sendable, Action: Sendable, Environm
                 // those are evaluated and patched, in container order.
                 statistics.elementEvaluations &+= changes.count
                 editedSegments.append(index)
-                for change in changes.sorted(by: { $0.ordinal < $1.ordinal }) {
+                for change in changes.count > 1 ? changes.sorted(by: { $0.ordinal < $1.ordinal }) : changes {
                     var elementOrders: [UInt64] = []
                     elementOrders.reserveCapacity(change.channels.count)
                     for position in 0..<change.channels.count {
@@ -216,17 +216,17 @@ internal final class SupervisionPlan<State: Sendable, Action: Sendable, Environm
             }
             evaluate(segment, state: state, environment: environment)
             if let tracker = segment.tracker {
-                patchKeys.removeAll(keepingCapacity: true)
-                tracker.appendRememberedKeys(into: &patchKeys)
-                if engine.patchMatches(index, previous: patchKeys, channels: segment.channels, orders: segment.orders) {
+                if engine.segmentMatches(index, channels: segment.channels, orders: segment.orders) {
                     // The same channels; channel-less elements may still have moved.
-                    if tracker.pendingMatchesMemo { tracker.clearPending() } else { tracker.commitAll() }
+                    if tracker.pendingMatchesMemo { tracker.keepMemo() } else { tracker.commitAll() }
                     continue
                 }
+                patchKeys.removeAll(keepingCapacity: true)
+                tracker.appendRememberedKeys(into: &patchKeys)
                 patches.append(SegmentPatch(segment: index, previous: patchKeys, channels: segment.channels, orders: segment.orders, kind: .whole))
             } else {
                 guard let reconciled = segment.reconciled else { return false }
-                if engine.patchMatches(index, previousChannels: reconciled, channels: segment.channels, orders: []) { continue }
+                if engine.segmentMatches(index, channels: segment.channels, orders: []) { continue }
                 patches.append(SegmentPatch(segment: index, previous: Self.keys(of: reconciled), channels: segment.channels, orders: [], kind: .whole))
             }
         }

@@ -173,6 +173,8 @@ internal protocol JournaledKeyedState: KeyedState {
     func forEachEdit(in state: GlobalState, since version: UInt64, _ body: (ContainerEdit<ID>) -> Void) -> Bool
     /// The element's slot: increasing in container order, stable until an edit reorders.
     func slot(of id: ID, in state: GlobalState) -> Int?
+    /// Calls `body` for every element with its id and slot, in container order (ids are unique).
+    func forEachElementWithSlot(in state: GlobalState, _ body: (ID, Int, Element) -> Void)
 }
 
 extension JournaledKeyedState {
@@ -185,6 +187,21 @@ extension JournaledKeyedState {
             slot: { id, state in lane.slot(of: id, in: state) }
         )
     }
+}
+
+extension JournaledKeyedState {
+    /// ``forEachElementWithSlot(in:_:)`` as a closure, type-erased (see `laneSlottedForEach(of:)`).
+    @usableFromInline var erasedSlottedForEach: Any {
+        let lane = self
+        let walk: @Sendable (GlobalState, (ID, Int, Element) -> Void) -> Void = { state, body in lane.forEachElementWithSlot(in: state, body) }
+        return walk
+    }
+}
+
+/// The walk over `lane`'s elements with their slots, when it keeps a journal.
+@inlinable
+internal func laneSlottedForEach<Lane: KeyedState>(of lane: Lane) -> (@Sendable (Lane.GlobalState, (Lane.ID, Int, Lane.Element) -> Void) -> Void)? {
+    (lane as? any JournaledKeyedState)?.erasedSlottedForEach as? @Sendable (Lane.GlobalState, (Lane.ID, Int, Lane.Element) -> Void) -> Void
 }
 
 /// The journal of `lane`, when it keeps one.
@@ -245,6 +262,9 @@ internal protocol ElementSupervisionTracking<State, Action, Environment>: AnyObj
     func clearPending()
     /// Makes the pending keys the remembered ones.
     func commitAll()
+    /// Forgets the pending keys, which match the memo, and notes that the memo describes the
+    /// evaluated content (a journaled container's version).
+    func keepMemo()
     /// Whether the memo already describes the last evaluation: the same elements at the same
     /// ordinals (an unchanged desired set can still hide moved or inserted channel-less elements).
     var pendingMatchesMemo: Bool { get }
@@ -285,11 +305,13 @@ internal final class ElementSupervisionTracker<GA: Sendable, GS: Sendable, GE: S
     @usableFromInline typealias BuildMemo = ([ID], [ElementKeys], [Int]) -> [ID: ElementMemo]
     /// Whether a memo holds exactly these ids at these ordinals.
     @usableFromInline typealias MemoMatches = ([ID], [Int], [ID: ElementMemo]) -> Bool
+    /// Whether two id lists are equal (in specialised code: a plain loop, no hashing).
+    @usableFromInline typealias SameIDs = ([ID], [ID]) -> Bool
     /// Remembers edited elements' keys and ordinals (`nil` keys: the element is gone).
     @usableFromInline typealias ApplyEdits = (inout [ID: ElementMemo], [(id: ID, keys: ElementKeys?, ordinal: Int)]) -> Void
-    /// The ids the journal says were edited since a version, once each, in edit order; `nil` when
-    /// it cannot say or the edits include a reorder.
-    @usableFromInline typealias EditedIDs = (GS, UInt64) -> [ID]?
+    /// Appends the ids the journal says were edited since a version, once each, in edit order;
+    /// `false` when it cannot say or the edits include a reorder.
+    @usableFromInline typealias EditedIDs = (GS, UInt64, inout [ID]) -> Bool
     /// Replaces one remembered element's keys (in specialised code: a dictionary write here,
     /// unspecialised, allocates coroutine frames).
     @usableFromInline typealias SetKeys = (inout [ID: ElementMemo], ID, ElementKeys) -> Void
@@ -304,31 +326,41 @@ internal final class ElementSupervisionTracker<GA: Sendable, GS: Sendable, GE: S
     private let rememberedKeys: RememberedKeys
     private let applyEdits: ApplyEdits
     private let editedIDs: EditedIDs
+    private let sameIDs: SameIDs
     private let addressedID: @Sendable (GA) -> ID?
     private let journal: LaneJournal<GS, ID>?
     private var memo: [ID: ElementMemo] = [:]
     private var pendingIDs: [ID] = []
     private var pendingKeys: [ElementKeys] = []
     private var pendingOrdinals: [Int] = []
+    /// The ids and ordinals of the last full commit, in container order, while no element
+    /// committed since came, went or moved: the memo then matches an evaluation exactly when
+    /// these lists do, compared without hashing.
+    private var lastIDs: [ID] = []
+    private var lastOrdinals: [Int] = []
+    private var lastListsValid = false
     private var lastAddressed: ID?
     /// The content version the memo describes, for a journaled container (`nil`: unknown).
     private var syncedVersion: UInt64?
     /// The content version of the last evaluation, committed with it.
     private var pendingVersion: UInt64?
     private var pendingEdits: [(id: ID, keys: ElementKeys?, ordinal: Int)] = []
+    /// A reused buffer of edited ids.
+    private var editedBuffer: [ID] = []
 
     @usableFromInline
     init(
         addressedID: @escaping @Sendable (GA) -> ID?, journal: LaneJournal<GS, ID>?,
         evaluateAll: @escaping EvaluateAll, evaluateOne: @escaping EvaluateOne,
         buildMemo: @escaping BuildMemo, memoMatches: @escaping MemoMatches, setKeys: @escaping SetKeys,
-        applyEdits: @escaping ApplyEdits, editedIDs: @escaping EditedIDs,
+        applyEdits: @escaping ApplyEdits, editedIDs: @escaping EditedIDs, sameIDs: @escaping SameIDs,
         rememberedKeys: @escaping RememberedKeys
     ) {
         self.addressedID = addressedID
         self.journal = journal
         self.applyEdits = applyEdits
         self.editedIDs = editedIDs
+        self.sameIDs = sameIDs
         evaluateElements = evaluateAll
         evaluateElement = evaluateOne
         self.buildMemo = buildMemo
@@ -338,7 +370,10 @@ internal final class ElementSupervisionTracker<GA: Sendable, GS: Sendable, GE: S
     }
 
     @usableFromInline
-    var pendingMatchesMemo: Bool { memoMatches(pendingIDs, pendingOrdinals, memo) && pendingVersion == syncedVersion }
+    var pendingMatchesMemo: Bool {
+        if lastListsValid { return pendingOrdinals == lastOrdinals && sameIDs(pendingIDs, lastIDs) }
+        return memoMatches(pendingIDs, pendingOrdinals, memo)
+    }
 
     @usableFromInline
     func evaluateAll(_ state: GS, _ environment: GE, into keep: inout Keep<GA>) {
@@ -357,9 +392,18 @@ internal final class ElementSupervisionTracker<GA: Sendable, GS: Sendable, GE: S
     }
 
     @usableFromInline
+    func keepMemo() {
+        syncedVersion = pendingVersion
+        clearPending()
+    }
+
+    @usableFromInline
     func commitAll() {
         memo = buildMemo(pendingIDs, pendingKeys, pendingOrdinals)
         syncedVersion = pendingVersion
+        swap(&lastIDs, &pendingIDs)
+        swap(&lastOrdinals, &pendingOrdinals)
+        lastListsValid = true
         clearPending()
     }
 
@@ -389,12 +433,13 @@ internal final class ElementSupervisionTracker<GA: Sendable, GS: Sendable, GE: S
 
     @usableFromInline
     func evaluateEdits(_ state: GS, _ environment: GE) -> [ElementChange<GA>]? {
-        guard let journal, let synced = syncedVersion, let ids = editedIDs(state, synced) else { return nil }
+        guard let journal, let synced = syncedVersion else { return nil }
+        editedBuffer.removeAll(keepingCapacity: true)
+        guard editedIDs(state, synced, &editedBuffer) else { return nil }
         pendingEdits.removeAll(keepingCapacity: true)
         pendingVersion = journal.version(state)
         var changes: [ElementChange<GA>] = []
-        changes.reserveCapacity(ids.count)
-        for id in ids {
+        for id in editedBuffer {
             var keep: Keep<GA> = []
             let present = evaluateElement(id, state, environment, &keep)
             let remembered = memo[id]
@@ -410,6 +455,11 @@ internal final class ElementSupervisionTracker<GA: Sendable, GS: Sendable, GE: S
 
     @usableFromInline
     func commitEdits() {
+        // Edits that only modified elements keep the ids and ordinals; any other changes them.
+        for edit in pendingEdits where edit.keys == nil || memo[edit.id]?.ordinal != edit.ordinal {
+            lastListsValid = false
+            break
+        }
         applyEdits(&memo, pendingEdits)
         syncedVersion = pendingVersion
         clearPending()
@@ -452,6 +502,9 @@ internal final class FocusedSupervisionTracker<LA: Sendable, LS: Sendable, LE: S
 
     @usableFromInline
     func commitAll() { inner.commitAll() }
+
+    @usableFromInline
+    func keepMemo() { inner.keepMemo() }
 
     @usableFromInline
     var pendingMatchesMemo: Bool { inner.pendingMatchesMemo }

@@ -140,7 +140,25 @@ extension ModelBased {
             .liftCollection(.action(rowPrism).state(\State.rows).environment(\Environment.harness), site: "rows")
         let each = rowCore
             .liftEach(.action(broadcast: bumpAllPrism, into: rowPrism).state(\State.rows).environment(\Environment.harness), site: "each")
-        return .combine([recorder, app(harness: harness), rows, each])
+        // The app-level unit split in two, each saying what it touches: structural edits of the
+        // rows, and everything else. A bump of `total`, a response or a tick then reaches no
+        // supervision (the rows' channels are not even evaluated), which the model checks too.
+        let app = app(harness: harness)
+        let structure = Behavior<Action, State, Environment>.react { action, context in
+            Self.isStructural(action) ? app.handle(action, context) : .doNothing
+        }.confined(to: \State.rows)
+        let rest = Behavior<Action, State, Environment>.react { action, context in
+            Self.isStructural(action) ? .doNothing : app.handle(action, context)
+        }.confined(to: \State.total, \State.responses, \State.searched, \State.ticks, \State.lates)
+        return .combine([recorder, structure, rest, rows, each])
+    }
+
+    /// Whether an app-level action edits the rows' structure.
+    static func isStructural(_ action: Action) -> Bool {
+        switch action {
+        case .insert, .remove, .rebuild, .reverse: return true
+        default: return false
+        }
     }
 
     static func app(harness: Harness) -> Behavior<Action, State, Environment> {
