@@ -1,4 +1,4 @@
-// swift-tools-version:6.0
+// swift-tools-version:6.1
 // The benchmark lab of SwiftRex: a nested package, so that users of the
 // library never need jemalloc. Run it with `Scripts/bench` from the repo root.
 import PackageDescription
@@ -9,7 +9,8 @@ let package = Package(
         .executable(name: "swiftrex-lab", targets: ["SwiftRexLab"]),
     ],
     dependencies: [
-        .package(name: "SwiftRex", path: ".."),
+        // Without the `Macros` trait: the lab never resolves or builds swift-syntax.
+        .package(name: "SwiftRex", path: "..", traits: []),
     ],
     targets: [
         // jemalloc replaces malloc for the whole lab executable; its statistics

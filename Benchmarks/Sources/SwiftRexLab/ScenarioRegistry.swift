@@ -17,5 +17,6 @@ enum ScenarioRegistry {
             + LiftScenarios.all
             + NestedLiftScenarios.all
             + SupervisionScenarios.all
+            + SpellingScenarios.all
     }
 }

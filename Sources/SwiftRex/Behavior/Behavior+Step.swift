@@ -92,7 +92,7 @@ extension Behavior {
         state: State,
         source: ActionSource
     ) -> ([MutationStep<Action, State>], [Producer<Action, State, Environment>]) {
-        let context = PreReducerContext<State>(source: source) { body in
+        let context = PreReducerContext<State>(source: source, generators: { .live }) { body in
             var snapshot = state
             body(&snapshot)
             return true

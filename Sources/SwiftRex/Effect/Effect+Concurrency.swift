@@ -124,30 +124,8 @@ extension Effect {
         file: String = #fileID, function: String = #function, line: UInt = #line,
         consume: @escaping @Sendable (_ values: AsyncStream<Value>, _ send: Send<Action>) async throws -> Void
     ) -> Effect {
-        let source = ActionSource(file: file, function: function, line: line)
-        let id = scheduling.id
-        return channel(value: value, scheduling: scheduling, file: file, function: function, line: line) { send, complete in
-            let (stream, continuation) = AsyncStream<Value>.makeStream(bufferingPolicy: bufferingPolicy)
-            let target = ClosureSendTarget<Action>(send)
-            let task = Task<Void, any Error> { () async throws in
-                if target.isRunning {
-                    do {
-                        try await consume(stream, Send(target: target))
-                    } catch {
-                        if target.isRunning { reportChannelFailure(id: id, source: source, error: error, whileOpening: false) }
-                    }
-                }
-                continuation.finish()
-                if target.finish() { complete() }
-            }
-            return ChannelHandler(
-                receive: { continuation.yield($0) },
-                cancel: {
-                    target.cancel()
-                    continuation.finish()
-                    task.cancel()
-                }
-            )
+        channel(value: value, scheduling: scheduling, bufferingPolicy: bufferingPolicy, file: file, function: function, line: line) { values, send, _ in
+            try await consume(values, send)
         }
     }
 }

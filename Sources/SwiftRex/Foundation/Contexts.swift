@@ -12,23 +12,35 @@ public struct PreReducerContext<State> {
     /// whether a focus is present copies nothing.
     @usableFromInline
     internal let inspectState: @MainActor ((inout State) -> Void) -> Bool
+    /// Hands out the store's generators (read when asked for).
+    @usableFromInline
+    internal let readGenerators: @Sendable () -> StoreGenerators
 
-    /// A context whose state is read through `stateBefore` (live: call it during phase 1 only).
+    /// A context whose state is read through `stateBefore` (live: call it during phase 1 only),
+    /// with live generators.
     @inlinable
     public init(source: ActionSource, stateBefore: @escaping @MainActor () -> State?) {
+        self.init(source: source, stateBefore: stateBefore, generators: { .live })
+    }
+
+    /// A context whose generators are the store's (read when asked for).
+    @inlinable
+    public init(source: ActionSource, stateBefore: @escaping @MainActor () -> State?, generators: @escaping @Sendable () -> StoreGenerators) {
         self.source = source
         inspectState = { body in
             guard var state = stateBefore() else { return false }
             body(&state)
             return true
         }
+        readGenerators = generators
     }
 
     /// A context over a reader of the state where it lies (see `inspectState`).
     @inlinable
-    internal init(source: ActionSource, inspectState: @escaping @MainActor ((inout State) -> Void) -> Bool) {
+    internal init(source: ActionSource, generators: @escaping @Sendable () -> StoreGenerators, inspectState: @escaping @MainActor ((inout State) -> Void) -> Bool) {
         self.source = source
         self.inspectState = inspectState
+        readGenerators = generators
     }
 
     /// The state before this action's mutations, or `nil` when the store is gone or a lift's focus is absent.
@@ -43,11 +55,16 @@ public struct PreReducerContext<State> {
     @inlinable
     internal var hasState: Bool { inspectState { _ in } }
 
+    /// The store's injected clock, date and UUID generators (a `TestStore`'s are deterministic):
+    /// take a UUID or the date here to put it in the state and hand it to the effect.
+    @inlinable
+    public var generators: StoreGenerators { readGenerators() }
+
     /// Narrows the state through a total projection.
     @inlinable
     public func map<Local>(_ transform: @escaping @MainActor (State) -> Local) -> PreReducerContext<Local> {
         let inspect = inspectState
-        return PreReducerContext<Local>(source: source) { body in
+        return PreReducerContext<Local>(source: source, generators: readGenerators) { body in
             inspect { state in
                 var local = transform(state)
                 body(&local)
@@ -59,7 +76,7 @@ public struct PreReducerContext<State> {
     @inlinable
     public func compactMap<Local>(_ transform: @escaping @MainActor (State) -> Local?) -> PreReducerContext<Local> {
         let inspect = inspectState
-        return PreReducerContext<Local>(source: source) { body in
+        return PreReducerContext<Local>(source: source, generators: readGenerators) { body in
             var found = false
             _ = inspect { state in
                 guard var local = transform(state) else { return }
@@ -75,7 +92,7 @@ public struct PreReducerContext<State> {
     @inlinable
     internal func focused<Local>(_ focus: @escaping @MainActor @Sendable (inout State, (inout Local) -> Void) -> Bool) -> PreReducerContext<Local> {
         let inspect = inspectState
-        return PreReducerContext<Local>(source: source) { body in
+        return PreReducerContext<Local>(source: source, generators: readGenerators) { body in
             var found = false
             _ = inspect { state in found = focus(&state, body) }
             return found

@@ -371,7 +371,7 @@ internal struct ElementLift<LA: Sendable, LS: Sendable, LE: Sendable, GA: Sendab
     /// the element the walk moved on to, or nothing once the walk is over.
     @MainActor @inlinable func forEachElementContext(_ context: PreReducerContext<GS>, _ body: (ID, PreReducerContext<LS>) -> Void) -> Bool {
         var current: LS?
-        let elementContext = PreReducerContext<LS>(source: context.source) { read in
+        let elementContext = PreReducerContext<LS>(source: context.source, generators: context.readGenerators) { read in
             guard current != nil else { return false }
             read(&current!)
             return true

@@ -56,9 +56,15 @@ public struct AffineTraversal<Whole, Part>: Sendable {
     }
 
     /// An affine traversal through a writable key path to an optional; modification is in place.
-    /// A path of inline stored properties is applied as a fixed byte offset (see `Lens(_:)`).
+    /// A path of inline stored properties is applied as a fixed byte offset (see `Lens(_:)`); a case
+    /// key path of a ``Prismatic`` enum goes through the case's prism (in place, see
+    /// ``Prism/tryModify(_:_:)``).
     @inlinable
     public init(_ keyPath: WritableKeyPath<Whole, Part?>) {
+        if let prism = resolvedCasePrism(keyPath) {
+            self = prism.affine
+            return
+        }
         inlineRange = SwiftRex.inlineRange(of: keyPath)
         if let offset = MemoryLayout<Whole>.offset(of: keyPath) {
             inPlace = .optional(offset)

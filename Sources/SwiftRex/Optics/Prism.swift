@@ -1,7 +1,8 @@
 /// A focus on one case of a sum type: `preview` extracts the case's payload (or `nil`), `review`
 /// embeds a payload back.
 ///
-/// SwiftRex has no macros: build prisms as plain values from the case constructor and a pattern.
+/// `@Prisms` (module `SwiftRexMacros`) generates one per case (`AppAction.prism.counter`); without
+/// the macro, build one as a plain value from the case constructor and a pattern:
 ///
 /// ```swift
 /// enum AppAction { case counter(CounterAction), reset }
@@ -10,6 +11,8 @@
 ///     review: AppAction.counter
 /// )
 /// ```
+///
+/// A case key path (`\AppAction.counter`, see ``PrismKeyPath``) resolves to the same prism.
 ///
 /// Used as a *state* optic (an enum state with one case per screen), ``tryModify(_:_:)`` mutates the
 /// payload in place: the whole value is moved out while the payload is mutated, so copy-on-write

@@ -148,6 +148,13 @@ extension Reducer: Monoid {
 /// Builds a ``Reducer`` from a block of reducers, composed in order with `mconcat`.
 @resultBuilder
 public enum ReducerBuilder<ActionType: Sendable, StateType: Sendable> {
+    /// Each reducer of the block, typed by the block: a lift inside it infers its key paths' roots
+    /// (`.state(\.auth)`) from the reducer the block builds.
+    @inlinable
+    public static func buildExpression(_ reducer: Reducer<ActionType, StateType>) -> Reducer<ActionType, StateType> {
+        reducer
+    }
+
     /// Composes the block's reducers in order.
     @inlinable
     public static func buildBlock(_ reducers: Reducer<ActionType, StateType>...) -> Reducer<ActionType, StateType> {

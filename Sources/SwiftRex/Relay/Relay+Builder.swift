@@ -2,131 +2,145 @@
 // and an instance refiner available only while its lane is still `Identity`, so each axis is set
 // at most once, in any order. An `Identity` lane's type is pinned by the lane that replaces it or
 // by the host's constraints.
+//
+// Type-checking: each static entry declares the lane it builds as the scope's own
+// (`where ActionLane == …`), so the scope type a host expects binds the lane, and the global type
+// behind a leading-dot key path, as soon as the entry is chosen; and the prism and closure entries
+// of `action` are disfavoured, so a case key path settles on its own entry without the others
+// being tried through the rest of the chain. Both keep a `.action(\.x).state(\.y)` chain cheap to
+// type-check.
 
 extension Relay.Scope {
     /// A scope whose action lane re-indexes actions through a prism (extract inbound, embed outbound).
+    @_disfavoredOverload
     @inlinable
-    public static func action<G, L, S, E>(_ prism: Prism<G, L>) -> Relay.Scope<Relay.ActionPrism<G, L>, Relay.Identity<S>, Relay.Identity<E>> {
+    public static func action<G, L, S, E>(_ prism: Prism<G, L>) -> Relay.Scope<ActionLane, Relay.Identity<S>, Relay.Identity<E>> where ActionLane == Relay.ActionPrism<G, L> {
         .init(action: Relay.ActionPrism(prism), state: .init(), environment: .init())
     }
 
     /// A scope whose action lane re-indexes actions through a preview and a review closure.
+    @_disfavoredOverload
     @inlinable
-    public static func action<G, L, S, E>(preview: @escaping @Sendable (G) -> L?, review: @escaping @Sendable (L) -> G) -> Relay.Scope<Relay.ActionPrism<G, L>, Relay.Identity<S>, Relay.Identity<E>> {
+    public static func action<G, L, S, E>(preview: @escaping @Sendable (G) -> L?, review: @escaping @Sendable (L) -> G) -> Relay.Scope<ActionLane, Relay.Identity<S>, Relay.Identity<E>> where ActionLane == Relay.ActionPrism<G, L> {
         .init(action: Relay.ActionPrism(Prism(preview: preview, review: review)), state: .init(), environment: .init())
     }
 
     /// A scope whose action lane extracts actions with a preview closure (a trigger).
+    @_disfavoredOverload
     @inlinable
-    public static func action<G, L, S, E>(preview: @escaping @Sendable (G) -> L?) -> Relay.Scope<Relay.ActionExtract<G, L>, Relay.Identity<S>, Relay.Identity<E>> {
+    public static func action<G, L, S, E>(preview: @escaping @Sendable (G) -> L?) -> Relay.Scope<ActionLane, Relay.Identity<S>, Relay.Identity<E>> where ActionLane == Relay.ActionExtract<G, L> {
         .init(action: Relay.ActionExtract(preview), state: .init(), environment: .init())
     }
 
     /// A scope whose action lane embeds actions with a trailing review closure (a dispatch target).
+    @_disfavoredOverload
     @inlinable
-    public static func action<G, L, S, E>(_ review: @escaping @Sendable (L) -> G) -> Relay.Scope<Relay.ActionEmbed<G, L>, Relay.Identity<S>, Relay.Identity<E>> {
+    public static func action<G, L, S, E>(_ review: @escaping @Sendable (L) -> G) -> Relay.Scope<ActionLane, Relay.Identity<S>, Relay.Identity<E>> where ActionLane == Relay.ActionEmbed<G, L> {
         .init(action: Relay.ActionEmbed(review), state: .init(), environment: .init())
     }
 
     /// A scope whose action lane addresses actions to one element of a collection through an `ElementAction` prism.
+    @_disfavoredOverload
     @inlinable
-    public static func action<G, ID, L, S, E>(_ prism: Prism<G, ElementAction<ID, L>>) -> Relay.Scope<Relay.ActionElement<G, ID, L>, Relay.Identity<S>, Relay.Identity<E>> {
+    public static func action<G, ID, L, S, E>(_ prism: Prism<G, ElementAction<ID, L>>) -> Relay.Scope<ActionLane, Relay.Identity<S>, Relay.Identity<E>> where ActionLane == Relay.ActionElement<G, ID, L> {
         .init(action: Relay.ActionElement(prism), state: .init(), environment: .init())
     }
 
     /// A scope whose action lane broadcasts one inbound action to every element; elements' actions go out through `into`.
+    @_disfavoredOverload
     @inlinable
-    public static func action<G, ID, L, S, E>(broadcast inbound: Prism<G, L>, into outbound: Prism<G, ElementAction<ID, L>>) -> Relay.Scope<Relay.ActionBroadcast<G, ID, L>, Relay.Identity<S>, Relay.Identity<E>> {
+    public static func action<G, ID, L, S, E>(broadcast inbound: Prism<G, L>, into outbound: Prism<G, ElementAction<ID, L>>) -> Relay.Scope<ActionLane, Relay.Identity<S>, Relay.Identity<E>> where ActionLane == Relay.ActionBroadcast<G, ID, L> {
         .init(action: Relay.ActionBroadcast(preview: inbound.preview, review: { outbound.review(ElementAction($0, action: $1)) }), state: .init(), environment: .init())
     }
 
     /// A scope whose action lane broadcasts one inbound action (a preview) to every element; elements' actions go out through `embed`.
+    @_disfavoredOverload
     @inlinable
-    public static func action<G, ID, L, S, E>(broadcast preview: @escaping @Sendable (G) -> L?, embed: @escaping @Sendable (ID, L) -> G) -> Relay.Scope<Relay.ActionBroadcast<G, ID, L>, Relay.Identity<S>, Relay.Identity<E>> {
+    public static func action<G, ID, L, S, E>(broadcast preview: @escaping @Sendable (G) -> L?, embed: @escaping @Sendable (ID, L) -> G) -> Relay.Scope<ActionLane, Relay.Identity<S>, Relay.Identity<E>> where ActionLane == Relay.ActionBroadcast<G, ID, L> {
         .init(action: Relay.ActionBroadcast(preview: preview, review: embed), state: .init(), environment: .init())
     }
 
     /// A scope whose state lane focuses a total slice through a writable key path (in place).
     @inlinable
-    public static func state<G, L, A, E>(_ keyPath: WritableKeyPath<G, L>) -> Relay.Scope<Relay.Identity<A>, Relay.StateLens<G, L>, Relay.Identity<E>>  {
+    public static func state<G, L, A, E>(_ keyPath: WritableKeyPath<G, L>) -> Relay.Scope<Relay.Identity<A>, StateLane, Relay.Identity<E>> where StateLane == Relay.StateLens<G, L> {
         .init(action: .init(), state: Relay.StateLens(Lens(keyPath)), environment: .init())
     }
 
     /// A scope whose state lane focuses an optional slice through a writable key path (in place; skipped while `nil`).
     @inlinable
-    public static func state<G, L, A, E>(_ keyPath: WritableKeyPath<G, L?>) -> Relay.Scope<Relay.Identity<A>, Relay.StateAffine<G, L>, Relay.Identity<E>>  {
+    public static func state<G, L, A, E>(_ keyPath: WritableKeyPath<G, L?>) -> Relay.Scope<Relay.Identity<A>, StateLane, Relay.Identity<E>> where StateLane == Relay.StateAffine<G, L> {
         .init(action: .init(), state: Relay.StateAffine(AffineTraversal(keyPath)), environment: .init())
     }
 
     /// A scope whose state lane focuses a total slice through a lens.
     @inlinable
-    public static func state<G, L, A, E>(_ lens: Lens<G, L>) -> Relay.Scope<Relay.Identity<A>, Relay.StateLens<G, L>, Relay.Identity<E>>  {
+    public static func state<G, L, A, E>(_ lens: Lens<G, L>) -> Relay.Scope<Relay.Identity<A>, StateLane, Relay.Identity<E>> where StateLane == Relay.StateLens<G, L> {
         .init(action: .init(), state: Relay.StateLens(lens), environment: .init())
     }
 
     /// A scope whose state lane focuses a slice that may be absent through an affine traversal.
     @inlinable
-    public static func state<G, L, A, E>(_ traversal: AffineTraversal<G, L>) -> Relay.Scope<Relay.Identity<A>, Relay.StateAffine<G, L>, Relay.Identity<E>>  {
+    public static func state<G, L, A, E>(_ traversal: AffineTraversal<G, L>) -> Relay.Scope<Relay.Identity<A>, StateLane, Relay.Identity<E>> where StateLane == Relay.StateAffine<G, L> {
         .init(action: .init(), state: Relay.StateAffine(traversal), environment: .init())
     }
 
     /// A scope whose state lane focuses one case of an enum state through a prism (in place; skipped in other cases).
     @inlinable
-    public static func state<G, L, A, E>(_ prism: Prism<G, L>) -> Relay.Scope<Relay.Identity<A>, Relay.StateAffine<G, L>, Relay.Identity<E>>  {
+    public static func state<G, L, A, E>(_ prism: Prism<G, L>) -> Relay.Scope<Relay.Identity<A>, StateLane, Relay.Identity<E>> where StateLane == Relay.StateAffine<G, L> {
         .init(action: .init(), state: Relay.StateAffine(prism.affine), environment: .init())
     }
 
     /// A scope whose state lane focuses a slice through getter and setter closures (copies the slice out and back).
     @inlinable
-    public static func state<G, L, A, E>(get: @escaping @Sendable (G) -> L, set: @escaping @Sendable (inout G, L) -> Void) -> Relay.Scope<Relay.Identity<A>, Relay.StateLens<G, L>, Relay.Identity<E>>  {
+    public static func state<G, L, A, E>(get: @escaping @Sendable (G) -> L, set: @escaping @Sendable (inout G, L) -> Void) -> Relay.Scope<Relay.Identity<A>, StateLane, Relay.Identity<E>> where StateLane == Relay.StateLens<G, L> {
         .init(action: .init(), state: Relay.StateLens(Lens(get: get, set: set)), environment: .init())
     }
 
     /// A scope whose state lane locates elements of an array of `Identifiable` values by id, in O(1) amortised.
     @inlinable
-    public static func state<G, C, A, E>(_ keyPath: WritableKeyPath<G, C>) -> Relay.Scope<Relay.Identity<A>, Relay.IdentifiedElements<G, C, C.Element.ID>, Relay.Identity<E>> where C: MutableCollection & RandomAccessCollection & Sendable, C.Index == Int, C.Element: Identifiable, C.Element.ID: Sendable {
+    public static func state<G, C, A, E>(_ keyPath: WritableKeyPath<G, C>) -> Relay.Scope<Relay.Identity<A>, StateLane, Relay.Identity<E>> where C: MutableCollection & RandomAccessCollection & Sendable, C.Index == Int, C.Element: Identifiable, C.Element.ID: Sendable, StateLane == Relay.IdentifiedElements<G, C, C.Element.ID> {
         .init(action: .init(), state: Relay.IdentifiedElements(container: Lens(keyPath), id: { $0.id }), environment: .init())
     }
 
     /// A scope whose state lane locates elements of an ``IdentifiedArray`` by id, in O(1) (absent ids included).
     @inlinable
-    public static func state<G, Element, A, E>(_ keyPath: WritableKeyPath<G, IdentifiedArray<Element>>) -> Relay.Scope<Relay.Identity<A>, Relay.IdentifiedArrayElements<G, Element>, Relay.Identity<E>> where Element: Identifiable, Element.ID: Sendable {
+    public static func state<G, Element, A, E>(_ keyPath: WritableKeyPath<G, IdentifiedArray<Element>>) -> Relay.Scope<Relay.Identity<A>, StateLane, Relay.Identity<E>> where Element: Identifiable, Element.ID: Sendable, StateLane == Relay.IdentifiedArrayElements<G, Element> {
         .init(action: .init(), state: Relay.IdentifiedArrayElements(container: Lens(keyPath)), environment: .init())
     }
 
     /// A scope whose state lane locates elements of an ``IdentifiedArray`` reached through a lens by id, in O(1).
     @inlinable
-    public static func state<G, Element, A, E>(_ lens: Lens<G, IdentifiedArray<Element>>) -> Relay.Scope<Relay.Identity<A>, Relay.IdentifiedArrayElements<G, Element>, Relay.Identity<E>> where Element: Identifiable, Element.ID: Sendable {
+    public static func state<G, Element, A, E>(_ lens: Lens<G, IdentifiedArray<Element>>) -> Relay.Scope<Relay.Identity<A>, StateLane, Relay.Identity<E>> where Element: Identifiable, Element.ID: Sendable, StateLane == Relay.IdentifiedArrayElements<G, Element> {
         .init(action: .init(), state: Relay.IdentifiedArrayElements(container: lens), environment: .init())
     }
 
     /// A scope whose state lane locates elements of an array by a custom id key path, in O(1) amortised.
     @inlinable
-    public static func state<G, C, ID, A, E>(_ keyPath: WritableKeyPath<G, C>, id: KeyPath<C.Element, ID> & Sendable) -> Relay.Scope<Relay.Identity<A>, Relay.IdentifiedElements<G, C, ID>, Relay.Identity<E>> where C: MutableCollection & RandomAccessCollection & Sendable, C.Index == Int, ID: Hashable & Sendable {
+    public static func state<G, C, ID, A, E>(_ keyPath: WritableKeyPath<G, C>, id: KeyPath<C.Element, ID> & Sendable) -> Relay.Scope<Relay.Identity<A>, StateLane, Relay.Identity<E>> where C: MutableCollection & RandomAccessCollection & Sendable, C.Index == Int, ID: Hashable & Sendable, StateLane == Relay.IdentifiedElements<G, C, ID> {
         .init(action: .init(), state: Relay.IdentifiedElements(container: Lens(keyPath), id: { $0[keyPath: id] }), environment: .init())
     }
 
     /// A scope whose state lane locates elements by position (the id is the index).
     @inlinable
-    public static func state<G, C, A, E>(indexed keyPath: WritableKeyPath<G, C>) -> Relay.Scope<Relay.Identity<A>, Relay.IndexedElements<G, C>, Relay.Identity<E>> where C: MutableCollection & RandomAccessCollection & Sendable, C.Index == Int {
+    public static func state<G, C, A, E>(indexed keyPath: WritableKeyPath<G, C>) -> Relay.Scope<Relay.Identity<A>, StateLane, Relay.Identity<E>> where C: MutableCollection & RandomAccessCollection & Sendable, C.Index == Int, StateLane == Relay.IndexedElements<G, C> {
         .init(action: .init(), state: Relay.IndexedElements(container: Lens(keyPath)), environment: .init())
     }
 
     /// A scope whose state lane locates values of a dictionary by key (O(1), in place; ascending key order when enumerated).
     @inlinable
-    public static func state<G, K, V, A, E>(dictionary keyPath: WritableKeyPath<G, [K: V]>) -> Relay.Scope<Relay.Identity<A>, Relay.DictionaryElements<G, K, V>, Relay.Identity<E>> where K: Hashable & Comparable & Sendable {
+    public static func state<G, K, V, A, E>(dictionary keyPath: WritableKeyPath<G, [K: V]>) -> Relay.Scope<Relay.Identity<A>, StateLane, Relay.Identity<E>> where K: Hashable & Comparable & Sendable, StateLane == Relay.DictionaryElements<G, K, V> {
         .init(action: .init(), state: Relay.DictionaryElements(container: Lens(keyPath)), environment: .init())
     }
 
     /// A scope whose environment lane narrows the environment through a key path.
     @inlinable
-    public static func environment<G, L, A, S>(_ keyPath: KeyPath<G, L> & Sendable) -> Relay.Scope<Relay.Identity<A>, Relay.Identity<S>, Relay.EnvironmentNarrow<G, L>> {
+    public static func environment<G, L, A, S>(_ keyPath: KeyPath<G, L> & Sendable) -> Relay.Scope<Relay.Identity<A>, Relay.Identity<S>, EnvironmentLane> where EnvironmentLane == Relay.EnvironmentNarrow<G, L> {
         .init(action: .init(), state: .init(), environment: Relay.EnvironmentNarrow { $0[keyPath: keyPath] })
     }
 
     /// A scope whose environment lane narrows the environment through a projection closure.
     @inlinable
-    public static func environment<G, L, A, S>(_ project: @escaping @Sendable (G) -> L) -> Relay.Scope<Relay.Identity<A>, Relay.Identity<S>, Relay.EnvironmentNarrow<G, L>> {
+    public static func environment<G, L, A, S>(_ project: @escaping @Sendable (G) -> L) -> Relay.Scope<Relay.Identity<A>, Relay.Identity<S>, EnvironmentLane> where EnvironmentLane == Relay.EnvironmentNarrow<G, L> {
         .init(action: .init(), state: .init(), environment: Relay.EnvironmentNarrow(project))
     }
 

@@ -85,6 +85,8 @@ public final class Store<Action: Sendable, State: Sendable, Environment: Sendabl
     @usableFromInline let stateInspector: @MainActor @Sendable ((inout State) -> Void) -> Bool
     /// The phase-3 context, built once (environment, live state reader and generators never change).
     @usableFromInline let postContext: PostReducerContext<State, Environment>
+    /// Hands phase 1 the generators (built once: a context holds it without copying them).
+    @usableFromInline let generatorsReader: @Sendable () -> StoreGenerators
 
     private var streamContinuations: [UInt64: AsyncStream<State>.Continuation] = [:]
     private var streamTokens: [UInt64: SubscriptionToken] = [:]
@@ -158,6 +160,7 @@ public final class Store<Action: Sendable, State: Sendable, Environment: Sendabl
             return true
         }
         postContext = PostReducerContext(environment: environment, liveState: stateReader, generators: generators)
+        generatorsReader = { [generators] in generators }
         // One main-actor drain per burst, enqueued on the main actor directly from any thread.
         let mailbox = Mailbox<Action>(scheduleDrain: {
             Task { @MainActor in box.store?.drainMailbox() }
@@ -375,7 +378,7 @@ public final class Store<Action: Sendable, State: Sendable, Environment: Sendabl
         // P1: handle, against the pre-mutation state. Grouped reactions keep their mutation in a
         // buffer; the first producer stays out of any buffer; reducer units wait for P2, where
         // each decides and mutates in one pass. The buffers are empty between dispatches.
-        let context = PreReducerContext<State>(source: source, inspectState: stateInspector)
+        let context = PreReducerContext<State>(source: source, generators: generatorsReader, inspectState: stateInspector)
         var mutates = false
         var scope = MutationScope.nothing
         var mask: UInt64 = 0

@@ -1,7 +1,9 @@
+#if Macros
 import Testing
-import SwiftRex
+import SwiftRexMacros   // SwiftRex, plus the @Prisms and @Lenses macros
 
-// The README's "feature in one screen", verbatim: it must compile and behave as described.
+// The README's "feature in one screen", verbatim (types file-private here): it must compile and
+// behave as described.
 private enum SearchAction: Sendable { case query(String), results([String]) }
 private struct SearchState: Sendable, Equatable { var query = ""; var results: [String] = []; var isLive = false }
 private struct SearchEnvironment: Sendable { var search: @Sendable (String) async -> [String] }
@@ -27,17 +29,21 @@ private let search = Behavior<SearchAction, SearchState, SearchEnvironment>
         }
     }
 
-private enum AppAction: Sendable { case search(SearchAction), other }
+// Lift the feature into the app: @Prisms makes \AppAction.search a case key path (and
+// AppAction.prism.search a prism); it costs what a hand-written prism costs.
+@Prisms private enum AppAction: Sendable { case search(SearchAction), other }
 private struct AppState: Sendable, Equatable { var search = SearchState() }
 private struct AppEnvironment: Sendable { var search: SearchEnvironment }
-private let searchPrism = Prism<AppAction, SearchAction>(
-    preview: { if case .search(let action) = $0 { action } else { nil } },
-    review: AppAction.search
-)
-private let app = search.lift(.action(searchPrism).state(\AppState.search).environment(\AppEnvironment.search))
+private let app = search.lift(action: \AppAction.search, state: \AppState.search, environment: \AppEnvironment.search)
 
 @MainActor
 @Suite struct ReadmeExampleTests {
+    /// Waits (bounded) for `condition`, yielding the main actor.
+    func eventually(_ condition: () -> Bool) async -> Bool {
+        for _ in 0..<1_000 where !condition() { await Task.yield() }
+        return condition()
+    }
+
     @Test func theReadmeFeatureSearchesAfterTheDebounceThroughTheLiftedStore() async {
         let clock = ManualClock()
         let environment = AppEnvironment(search: SearchEnvironment(search: { query in ["\(query)!"] }))
@@ -49,4 +55,11 @@ private let app = search.lift(.action(searchPrism).state(\AppState.search).envir
         store.dispatch(.other)
         #expect(store.state.search.results == ["swift!"])
     }
+
+    @Test func theCaseKeyPathIsThePrismTheMacroGenerates() {
+        #expect(AppAction.prism.search.preview(.search(.query("a"))) != nil)
+        #expect(AppAction.prism.search.preview(.other) == nil)
+        #expect(Prism(\AppAction.search).review(.query("a")).search != nil)
+    }
 }
+#endif

@@ -1,0 +1,42 @@
+@_exported import SwiftRex
+
+#if Macros
+/// Generates, for every case of the enum it is attached to, an optional property named after the
+/// case (so `\AppAction.counter` is a case key path, accepted by every action lane) and a prism in
+/// `AppAction.prism.counter`, and conforms the enum to ``SwiftRex/Prismatic``.
+///
+/// ```swift
+/// @Prisms
+/// enum AppAction: Sendable {
+///     case counter(CounterAction)
+///     case reset
+/// }
+///
+/// counter.lift(action: \AppAction.counter, state: \AppState.counter)
+/// counter.lift(.action(AppAction.prism.counter).state(\.counter))
+/// ```
+///
+/// A case without payload gets a `Void` prism (`\AppAction.reset`); a case with several values gets
+/// a tuple of them, labels kept. Generic enums are not supported (a diagnostic says so), nor are
+/// two cases sharing a base name.
+@attached(member, names: named(AllPrisms), named(prism), arbitrary)
+@attached(extension, conformances: Prismatic)
+public macro Prisms() = #externalMacro(module: "SwiftRexMacrosPlugin", type: "PrismsMacro")
+
+/// Generates a lens per stored property of the struct it is attached to, in `AppState.lens.counter`.
+///
+/// ```swift
+/// @Lenses
+/// struct AppState: Sendable {
+///     let session: Session        // a `let` gets a lens too
+///     var counter = 0
+/// }
+///
+/// feature.lift(.action(\.session).state(AppState.lens.session))
+/// ```
+///
+/// Lenses mutate in place. A `let` with an initial value is a constant and gets no lens; generic
+/// structs are not supported.
+@attached(member, names: named(AllLenses), named(lens))
+public macro Lenses() = #externalMacro(module: "SwiftRexMacrosPlugin", type: "LensesMacro")
+#endif
