@@ -3,7 +3,10 @@
 #if Macros
 /// Generates, for every case of the enum it is attached to, an optional property named after the
 /// case (so `\AppAction.counter` is a case key path, accepted by every action lane) and a prism in
-/// `AppAction.prism.counter`, and conforms the enum to ``SwiftRex/Prismatic``.
+/// `AppAction.prism.counter`, and conforms the enum to ``SwiftRex/Prismatic``. Unless the enum
+/// declares its own `caseIndex`, it also numbers the cases (``SwiftRex/CaseIndexable``) and builds
+/// each prism for its case, so a Store hands each action only to the features lifted through its
+/// case (fifty features side by side cost about one).
 ///
 /// ```swift
 /// @Prisms
@@ -19,8 +22,8 @@
 /// A case without payload gets a `Void` prism (`\AppAction.reset`); a case with several values gets
 /// a tuple of them, labels kept. Generic enums are not supported (a diagnostic says so), nor are
 /// two cases sharing a base name.
-@attached(member, names: named(AllPrisms), named(prism), arbitrary)
-@attached(extension, conformances: Prismatic)
+@attached(member, names: named(AllPrisms), named(prism), named(caseIndex), arbitrary)
+@attached(extension, conformances: Prismatic, CaseIndexable)
 public macro Prisms() = #externalMacro(module: "SwiftRexMacrosPlugin", type: "PrismsMacro")
 
 /// Generates a lens per stored property of the struct it is attached to, in `AppState.lens.counter`.

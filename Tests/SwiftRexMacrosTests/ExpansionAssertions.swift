@@ -6,7 +6,7 @@ import Testing
 
 /// The macros under test, by attribute name.
 let macroSpecs: [String: MacroSpec] = [
-    "Prisms": MacroSpec(type: PrismsMacro.self, conformances: ["Prismatic"]),
+    "Prisms": MacroSpec(type: PrismsMacro.self, conformances: ["Prismatic", "CaseIndexable"]),
     "Lenses": MacroSpec(type: LensesMacro.self),
 ]
 

@@ -1,4 +1,9 @@
 import Baselines
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
 import SwiftRex
 import SwiftRexTestSupport
 import Testing
@@ -106,9 +111,14 @@ enum LiftedShape: String, CaseIterable, Sendable, CustomTestStringConvertible {
 
     var testDescription: String { rawValue }
 
-    /// Whether the library writes more than 16 KiB beyond the reducer body today (issue 12: the
-    /// lifts copy the focused state on the stack).
-    var exceedsTodayWithKnownIssue: Bool { self != .lift1 }
+    /// The release figure of a shape still over budget (issue 12), or `nil` for a shape the
+    /// release build keeps within budget (asserted hard).
+    var knownIssue: String? {
+        switch self {
+        case .lift1, .lift2, .lift3, .lift3Producer, .liftOptional, .liftCollection: nil
+        case .lift3Supervision: "supervision evaluation copies the focused state through its by-value closures: 856,191 B in release"
+        }
+    }
 
     /// Builds a Store of this shape over a 64 KiB inline state whose reducer body marks `marker`;
     /// returns a closure dispatching one action.
@@ -160,7 +170,53 @@ enum LiftedShape: String, CaseIterable, Sendable, CustomTestStringConvertible {
     }
 }
 
-@Suite("Stack high-water of lifted dispatches (64 KiB inline state)", .serialized)
+/// Whether this is an unoptimised build: its frames hold copies the optimiser removes, so stack
+/// figures say nothing about what users ship.
+let isDebugBuild: Bool = {
+    #if DEBUG
+    true
+    #else
+    false
+    #endif
+}()
+
+/// Runs `body` on a new thread with a `stackBytes` stack and waits for it; `false` when the thread
+/// could not be made. Overflowing that stack crashes the process.
+func runOnThread(stackBytes: Int, _ body: @escaping () -> Void) -> Bool {
+    final class Box {
+        let body: () -> Void
+        init(_ body: @escaping () -> Void) { self.body = body }
+    }
+    var attributes = pthread_attr_t()
+    pthread_attr_init(&attributes)
+    defer { pthread_attr_destroy(&attributes) }
+    guard pthread_attr_setstacksize(&attributes, stackBytes) == 0 else { return false }
+    let box = Unmanaged.passRetained(Box(body)).toOpaque()
+    #if canImport(Glibc)
+    var thread = pthread_t()
+    #else
+    var thread: pthread_t?
+    #endif
+    let created = pthread_create(&thread, &attributes, { raw in
+        Unmanaged<Box>.fromOpaque(raw!).takeRetainedValue().body()
+        return nil
+    }, box)
+    guard created == 0 else {
+        Unmanaged<Box>.fromOpaque(box).release()
+        return false
+    }
+    #if canImport(Glibc)
+    pthread_join(thread, nil)
+    #else
+    pthread_join(thread!, nil)
+    #endif
+    return true
+}
+
+/// Release builds only: `Scripts/test` runs this suite with `-c release` (users ship release
+/// builds; an unoptimised build copies the state in every frame and measures nothing actionable).
+@Suite("Stack high-water of lifted dispatches (64 KiB inline state)", .serialized,
+       .disabled(if: isDebugBuild, "stack figures hold for optimised builds: Scripts/test runs this suite with -c release"))
 @MainActor
 struct LiftedDispatchStackTests {
     /// The budget beyond the reducer body's own frame.
@@ -183,12 +239,29 @@ struct LiftedDispatchStackTests {
         dispatch() // first dispatch: one-time setup out of the way
         let highWater = StackHighWater.measure(marker: marker) { dispatch() }.highWater
         #expect(!highWater.isSaturated, "\(highWater)")
-        if shape.exceedsTodayWithKnownIssue {
-            withKnownIssue("issue 12: lifts copy the 64 KiB focused state on the stack (\(highWater))") {
+        if let knownIssue = shape.knownIssue {
+            withKnownIssue("issue 12: \(knownIssue); now \(highWater)") {
                 try Self.expectWithinBudget(shape, highWater)
             }
         } else {
             try Self.expectWithinBudget(shape, highWater)
         }
+    }
+
+    @Test("a three-level lifted dispatch completes on a 256 KiB thread stack")
+    func threeLevelsOnASmallStack() {
+        let marker = StackMarker()
+        let dispatch = LiftedShape.lift3.makeDispatch(marker)
+        // The main actor waits in `pthread_join` while the thread dispatches: the store is never
+        // touched by two threads at once, and the join orders the thread's writes before ours.
+        let onAnyThread = unsafeBitCast(dispatch, to: (() -> Void).self)
+        nonisolated(unsafe) var completed = 0
+        let ran = runOnThread(stackBytes: 256 * 1024) {
+            onAnyThread()
+            onAnyThread()
+            completed += 2
+        }
+        #expect(ran, "no thread with a 256 KiB stack")
+        #expect(completed == 2)
     }
 }

@@ -24,6 +24,9 @@ internal struct FocusLift<LA: Sendable, LS: Sendable, LE: Sendable, GA: Sendable
     /// Reads the focus where it lies (the app's state is `inout` for its address only); returns
     /// whether the focus is present.
     @usableFromInline let inspectFocus: @Sendable (inout GS, (inout LS) -> Void) -> Bool
+    /// Reads the focus where it lies when the lane reaches it in place (a copy otherwise);
+    /// returns whether the focus is present. Supervision evaluates through it.
+    @usableFromInline let readFocus: @Sendable (GS, (LS) -> Void) -> Bool
 
     /// A lift through an action lane that extracts (and `embed` for what the feature emits).
     @inlinable init<AL: ExtractsAction, SL: WritesState, EL: NarrowsEnvironment>(
@@ -41,6 +44,15 @@ internal struct FocusLift<LA: Sendable, LS: Sendable, LE: Sendable, GA: Sendable
         placement = .of(state)
         liftReducer = { unit, footprint in Self.lifted(unit, action: action, state: state, footprint: footprint) }
         inspectFocus = { global, body in state.inspect(&global, body) != nil }
+        if let inPlace = (state as? any ReachesFocusInPlace)?.inPlaceFocus {
+            readFocus = { global, body in inPlace.read(global, as: LS.self, body) != nil }
+        } else {
+            readFocus = { global, body in
+                guard let local = state.preview(global) else { return false }
+                body(local)
+                return true
+            }
+        }
     }
 
     /// A lift through an extract closure (and `embed` for what the feature emits).
@@ -171,7 +183,6 @@ internal struct FocusLift<LA: Sendable, LS: Sendable, LE: Sendable, GA: Sendable
 
     @inlinable func lift(_ unit: BehaviorUnit<LA, LS, LE>) -> BehaviorUnit<GA, GS, GE> {
         let extract = self.extract
-        let preview = self.preview
         let tryModify = self.tryModify
         let isTotal = self.isTotal
         let footprint = placement.embed(unit.footprint)
@@ -212,9 +223,11 @@ internal struct FocusLift<LA: Sendable, LS: Sendable, LE: Sendable, GA: Sendable
             let narrow = self.narrow
             let embed = self.embed
             let lift = self
+            let readFocus = self.readFocus
             return .supervision(SupervisionUnit({ state in
-                guard let slice = preview(state) else { return Supervision { _ in [] } }
-                let supervision = supervise(slice)
+                var evaluated: Supervision<LA, LE>?
+                _ = readFocus(state) { evaluated = supervise($0) }
+                guard let supervision = evaluated else { return Supervision { _ in [] } }
                 return Supervision { environment in
                     supervision.runReader(narrow(environment)).map { $0.mapAction(embed) }
                 }

@@ -44,4 +44,22 @@ internal enum InPlaceFocus: Sendable, Equatable {
             }
         }
     }
+
+    /// Runs `body` on the focus of `whole` where it lies, reading only; `nil` when an optional
+    /// focus is `nil`. Nothing is copied: `body` borrows the focus from `whole`'s own storage.
+    @inlinable
+    func read<Whole, Part, Result>(_ whole: Whole, as _: Part.Type, _ body: (Part) -> Result) -> Result? {
+        withUnsafePointer(to: whole) { pointer in
+            let raw = UnsafeRawPointer(pointer)
+            switch self {
+            case .stored(let offset):
+                return body(raw.advanced(by: offset).assumingMemoryBound(to: Part.self).pointee)
+            case .optional(let offset):
+                let slot = raw.advanced(by: offset).assumingMemoryBound(to: Part?.self)
+                guard slot.pointee != nil else { return nil }
+                // An optional's payload lies at its start.
+                return slot.withMemoryRebound(to: Part.self, capacity: 1) { body($0.pointee) }
+            }
+        }
+    }
 }

@@ -5,7 +5,7 @@
 /// otherwise ask all fifty prisms about every action. When the app's action is `CaseIndexable`
 /// and its prisms say which case they focus (``Prism/init(case:preview:review:)``), a Store
 /// groups the lifted reducers by case once, and a dispatch asks only the group of the action's
-/// case (and every unit that names no case). This is what a macro can generate for an enum;
+/// case (and every unit that names no case). `@Prisms` generates this for an enum;
 /// written by hand, it is one `switch`:
 ///
 /// ```swift

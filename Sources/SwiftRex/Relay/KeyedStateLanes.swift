@@ -162,6 +162,8 @@ extension Relay {
         public let container: Lens<GlobalState, Container>
         /// Reads an element's id.
         public let identify: @Sendable (Container.Element) -> ID
+        /// Reads the id of the element a pointer addresses, where it lies.
+        @usableFromInline let identifyInPlace: @Sendable (UnsafePointer<Container.Element>) -> ID
         @usableFromInline let cache = PositionCache<ID>()
 
         /// A lane over a container lens and an id function.
@@ -169,11 +171,38 @@ extension Relay {
         public init(container: Lens<GlobalState, Container>, id identify: @escaping @Sendable (Container.Element) -> ID) {
             self.container = container
             self.identify = identify
+            identifyInPlace = { identify($0.pointee) }
+        }
+
+        /// A lane over a container lens whose ids are also read where the elements lie
+        /// (`inPlace`), so a large element is never copied to find it.
+        @inlinable
+        init(
+            container: Lens<GlobalState, Container>,
+            id identify: @escaping @Sendable (Container.Element) -> ID,
+            inPlace: @escaping @Sendable (UnsafePointer<Container.Element>) -> ID
+        ) {
+            self.container = container
+            self.identify = identify
+            identifyInPlace = inPlace
         }
 
         @inlinable
         func position(_ id: ID, in elements: Container) -> Int? {
             let identify = self.identify
+            let identifyInPlace = self.identifyInPlace
+            // Ids are read from the elements where they lie: a large element is not copied to
+            // read its id (an array's subscript getter returns a copy).
+            if let found = elements.withContiguousStorageIfAvailable({ buffer in
+                cache.position(
+                    of: id,
+                    count: buffer.count,
+                    idAt: { identifyInPlace(buffer.baseAddress! + $0) },
+                    rebuild: { (0..<buffer.count).map { identifyInPlace(buffer.baseAddress! + $0) } }
+                )
+            }) {
+                return found
+            }
             return cache.position(
                 of: id,
                 count: elements.count,
@@ -245,7 +274,10 @@ extension Relay {
         /// `body` applied to the element with `id`, reading the container where it lies.
         @inlinable
         public func inspectElement<Result>(_ id: ID, in state: inout GlobalState, _ body: (Container.Element) -> Result) -> Result? {
-            container.inspect(&state) { elements in position(id, in: elements).map { body(elements[elements.startIndex + $0]) } }
+            container.inspect(&state) { elements in
+                guard let offset = position(id, in: elements) else { return nil }
+                return elements.withContiguousStorageIfAvailable { body($0[offset]) } ?? body(elements[elements.startIndex + offset])
+            }
         }
 
         /// Whether the container is empty, read where it lies.

@@ -6,7 +6,7 @@ extension Relay.Scope {
     /// A scope whose state lane locates elements of an `Identifiable` array reached through a lens, in O(1) amortised.
     @inlinable
     public static func state<G, C, A, E>(_ container: Lens<G, C>) -> Relay.Scope<Relay.Identity<A>, StateLane, Relay.Identity<E>> where C: MutableCollection & RandomAccessCollection & Sendable, C.Index == Int, C.Element: Identifiable, C.Element.ID: Sendable, StateLane == Relay.IdentifiedElements<G, C, C.Element.ID> {
-        .init(action: .init(), state: Relay.IdentifiedElements(container: container, id: { $0.id }), environment: .init())
+        .init(action: .init(), state: Relay.IdentifiedElements(container: container, id: { $0.id }, inPlace: { $0.pointee.id }), environment: .init())
     }
 
     /// A scope whose state lane locates elements of an array reached through a lens by a custom id key path.
@@ -42,7 +42,7 @@ extension Relay.Scope {
     /// Sets the state lane: it locates elements of an `Identifiable` array reached through a lens, in O(1) amortised.
     @inlinable
     public func state<G, C>(_ container: Lens<G, C>) -> Relay.Scope<ActionLane, Relay.IdentifiedElements<G, C, C.Element.ID>, EnvironmentLane> where StateLane == Relay.Identity<G>, C: MutableCollection & RandomAccessCollection & Sendable, C.Index == Int, C.Element: Identifiable, C.Element.ID: Sendable {
-        .init(action: action, state: Relay.IdentifiedElements(container: container, id: { $0.id }), environment: environment)
+        .init(action: action, state: Relay.IdentifiedElements(container: container, id: { $0.id }, inPlace: { $0.pointee.id }), environment: environment)
     }
 
     /// Sets the state lane: it locates elements of an array reached through a lens by a custom id key path.

@@ -520,14 +520,21 @@ public final class Store<Action: Sendable, State: Sendable, Environment: Sendabl
     /// Phase 5: the supervisors' channels for the current state, reconciled by the engine.
     @usableFromInline
     internal func reconcile(depth: Int = 0) {
-        supervision?.reconcileAll(state: storage, environment: environment, engine: engine, depth: depth + 1)
+        guard let supervision else { return }
+        // The state is handed over where it lies (a large state is not copied onto the stack).
+        withUnsafeMutablePointer(to: &storage) { state in
+            supervision.reconcileAll(state: state.pointee, environment: environment, engine: engine, depth: depth + 1)
+        }
     }
 
     /// Phase 5 after a mutation of `scope` by `action` reaching the segments in `mask`: only
     /// those segments, only the element it changed when sound.
     @usableFromInline
     internal func reconcile(after scope: MutationScope, mask: UInt64, action: Action, depth: Int) {
-        supervision?.reconcile(after: scope, mask: mask, action: action, state: storage, environment: environment, engine: engine, depth: depth + 1)
+        guard let supervision else { return }
+        withUnsafeMutablePointer(to: &storage) { state in
+            supervision.reconcile(after: scope, mask: mask, action: action, state: state.pointee, environment: environment, engine: engine, depth: depth + 1)
+        }
     }
 
     /// Drains actions queued synchronously during processing, cutting off a runaway loop.

@@ -487,12 +487,14 @@ internal final class FocusedSupervisionTracker<LA: Sendable, LS: Sendable, LE: S
 
     @usableFromInline
     func evaluateAll(_ state: GS, _ environment: GE, into keep: inout Keep<GA>) {
-        guard let slice = lift.preview(state) else {
+        // The focus is read where it lies: a large state is not copied per lift level.
+        let inner = self.inner
+        let narrowed = lift.narrow(environment)
+        var local: Keep<LA> = []
+        guard lift.readFocus(state, { slice in inner.evaluateAll(slice, narrowed, into: &local) }) else {
             inner.clearPending()
             return
         }
-        var local: Keep<LA> = []
-        inner.evaluateAll(slice, lift.narrow(environment), into: &local)
         let embed = lift.embed
         for channel in local { keep.append(channel.mapAction(embed)) }
     }
@@ -514,9 +516,12 @@ internal final class FocusedSupervisionTracker<LA: Sendable, LS: Sendable, LE: S
 
     @usableFromInline
     func evaluateAddressed(_ action: GA, _ state: GS, _ environment: GE) -> (previous: ElementKeys, channels: Keep<GA>, ordinal: Int)? {
-        guard let local = lift.extract(action), let slice = lift.preview(state),
-              let (previous, channels, ordinal) = inner.evaluateAddressed(local, slice, lift.narrow(environment))
-        else { return nil }
+        guard let local = lift.extract(action) else { return nil }
+        let inner = self.inner
+        let narrowed = lift.narrow(environment)
+        var evaluated: (previous: ElementKeys, channels: Keep<LA>, ordinal: Int)?
+        _ = lift.readFocus(state) { slice in evaluated = inner.evaluateAddressed(local, slice, narrowed) }
+        guard let (previous, channels, ordinal) = evaluated else { return nil }
         let embed = lift.embed
         return (previous, channels.map { $0.mapAction(embed) }, ordinal)
     }
@@ -529,7 +534,11 @@ internal final class FocusedSupervisionTracker<LA: Sendable, LS: Sendable, LE: S
 
     @usableFromInline
     func evaluateEdits(_ state: GS, _ environment: GE) -> [ElementChange<GA>]? {
-        guard let slice = lift.preview(state), let changes = inner.evaluateEdits(slice, lift.narrow(environment)) else { return nil }
+        let inner = self.inner
+        let narrowed = lift.narrow(environment)
+        var evaluated: [ElementChange<LA>]?
+        _ = lift.readFocus(state) { slice in evaluated = inner.evaluateEdits(slice, narrowed) }
+        guard let changes = evaluated else { return nil }
         let embed = lift.embed
         return changes.map { ElementChange(previous: $0.previous, channels: $0.channels.map { $0.mapAction(embed) }, ordinal: $0.ordinal) }
     }
