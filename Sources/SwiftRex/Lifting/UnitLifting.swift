@@ -230,8 +230,9 @@ internal struct FocusLift<LA: Sendable, LS: Sendable, LE: Sendable, GA: Sendable
 /// the environment narrowing and the lift site that stamps element effect ids.
 @usableFromInline
 internal struct ElementLift<LA: Sendable, LS: Sendable, LE: Sendable, GA: Sendable, GS: Sendable, GE: Sendable, ID: Hashable & Sendable>: Sendable {
-    /// `liftCollection`: the addressed element and its action.
-    @usableFromInline let extractAddressed: (@Sendable (GA) -> (ID, LA)?)?
+    /// `liftCollection`: the addressed element and its action (the action lane's own preview, so
+    /// a unit asked about an action of another case calls one closure, not two).
+    @usableFromInline let extractAddressed: (@Sendable (GA) -> ElementAction<ID, LA>?)?
     /// `liftEach`: the action every element receives.
     @usableFromInline let extractBroadcast: (@Sendable (GA) -> LA?)?
     @usableFromInline let embed: @Sendable (ID, LA) -> GA
@@ -265,7 +266,7 @@ internal struct ElementLift<LA: Sendable, LS: Sendable, LE: Sendable, GA: Sendab
     @usableFromInline let actionCase: Int?
 
     @inlinable init<SL: KeyedState, EL: NarrowsEnvironment>(
-        addressed: (@Sendable (GA) -> (ID, LA)?)?,
+        addressed: (@Sendable (GA) -> ElementAction<ID, LA>?)?,
         broadcast: (@Sendable (GA) -> LA?)?,
         embed: @escaping @Sendable (ID, LA) -> GA,
         state: SL, environment: EL, site: LiftSite, actionCase: Int? = nil
@@ -388,7 +389,7 @@ internal struct ElementLift<LA: Sendable, LS: Sendable, LE: Sendable, GA: Sendab
     }
 
     @inlinable func liftAddressed(
-        _ unit: BehaviorUnit<LA, LS, LE>, _ extract: @escaping @Sendable (GA) -> (ID, LA)?, reportsMissing: Bool
+        _ unit: BehaviorUnit<LA, LS, LE>, _ extract: @escaping @Sendable (GA) -> ElementAction<ID, LA>?, reportsMissing: Bool
     ) -> BehaviorUnit<GA, GS, GE> {
         let modifyElement = self.modifyElement
         let lift = self
@@ -418,15 +419,15 @@ internal struct ElementLift<LA: Sendable, LS: Sendable, LE: Sendable, GA: Sendab
                 return applies
             }
             return .reducer(ReducerUnit(applies: { action, state in
-                guard let (id, local) = extract(action) else { return false }
+                guard let (id, local) = extract(action).map({ ($0.id, $0.action) }) else { return false }
                 return decides(id, local, &state)
             }, run: { action, state in
-                guard let (id, local) = extract(action) else { return }
+                guard let (id, local) = extract(action).map({ ($0.id, $0.action) }) else { return }
                 _ = modifyElement(id, &state) { run(local, &$0) }
             }, reduce: { action, state, willWrite in
                 // The element is read to decide, then written through the container's own
                 // in-place write (observers are told before it opens).
-                guard let (id, local) = extract(action), decides(id, local, &state) else { return false }
+                guard let (id, local) = extract(action).map({ ($0.id, $0.action) }), decides(id, local, &state) else { return false }
                 willWrite()
                 _ = modifyElement(id, &state) { run(local, &$0) }
                 return true
@@ -434,7 +435,7 @@ internal struct ElementLift<LA: Sendable, LS: Sendable, LE: Sendable, GA: Sendab
 
         case .producer(let produce, _):
             return .producer({ action, context in
-                guard let (id, local) = extract(action) else { return nil }
+                guard let (id, local) = extract(action).map({ ($0.id, $0.action) }) else { return nil }
                 let localContext = lift.elementContext(context, id: id)
                 guard localContext.hasState else {
                     if reportsMissing { lift.reportMissing(id, source: context.source) }
@@ -445,7 +446,7 @@ internal struct ElementLift<LA: Sendable, LS: Sendable, LE: Sendable, GA: Sendab
 
         case .reaction(let react, _, _):
             return .reaction({ action, context in
-                guard let (id, local) = extract(action) else { return .doNothing }
+                guard let (id, local) = extract(action).map({ ($0.id, $0.action) }) else { return .doNothing }
                 let localContext = lift.elementContext(context, id: id)
                 guard localContext.hasState else {
                     if reportsMissing { lift.reportMissing(id, source: context.source) }
@@ -625,7 +626,7 @@ internal struct ElementLift<LA: Sendable, LS: Sendable, LE: Sendable, GA: Sendab
             }
         }
         return ElementSupervisionTracker(
-            addressedID: { action in extractAddressed?(action)?.0 },
+            addressedID: { action in extractAddressed?(action)?.id },
             journal: journal,
             evaluateAll: { state, environment, keep, ids, keys, ordinals in
                 let local = narrow(environment)
