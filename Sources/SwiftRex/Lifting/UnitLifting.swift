@@ -650,24 +650,41 @@ internal struct ElementLift<LA: Sendable, LS: Sendable, LE: Sendable, GA: Sendab
                 channels(of: id, slice, narrow(environment), into: &keep)
                 return true
             },
-            buildMemo: { ids, keys, ordinals in
+            buildMemo: { ids, keys, ordinals, memoIDs in
                 var memo: [ID: ElementMemo] = [:]
                 memo.reserveCapacity(ids.count)
+                memoIDs.removeAll(keepingCapacity: true)
+                memoIDs.append(contentsOf: repeatElement(nil, count: (ordinals.max() ?? -1) + 1))
                 for index in ids.indices where memo[ids[index]] == nil {
                     memo[ids[index]] = ElementMemo(keys: keys[index], ordinal: ordinals[index])
+                    memoIDs[ordinals[index]] = ids[index]
                 }
                 return memo
             },
-            memoMatches: { ids, ordinals, memo in
-                guard ids.count == memo.count else { return false }
-                for index in ids.indices where memo[ids[index]]?.ordinal != ordinals[index] { return false }
+            memoMatches: { ids, ordinals, count, memoIDs in
+                // `memoIDs` is the memo's exact inverse: each id at its ordinal, with as many
+                // elements, is the memo itself.
+                guard ids.count == count else { return false }
+                for index in ids.indices {
+                    let ordinal = ordinals[index]
+                    guard ordinal >= 0, ordinal < memoIDs.count, memoIDs[ordinal] == ids[index] else { return false }
+                }
                 return true
             },
             setKeys: { memo, id, keys in memo[id]?.keys = keys },
-            applyEdits: { memo, edits in
+            applyEdits: { memo, memoIDs, edits in
                 for edit in edits {
+                    // The inverse follows: the id leaves its former ordinal (unless another id
+                    // took that ordinal meanwhile), then sits at its new one.
+                    if let former = memo[edit.id]?.ordinal, former < memoIDs.count, memoIDs[former] == edit.id {
+                        memoIDs[former] = nil
+                    }
                     if let keys = edit.keys {
                         memo[edit.id] = ElementMemo(keys: keys, ordinal: edit.ordinal)
+                        if edit.ordinal >= memoIDs.count {
+                            memoIDs.append(contentsOf: repeatElement(nil, count: edit.ordinal + 1 - memoIDs.count))
+                        }
+                        memoIDs[edit.ordinal] = edit.id
                     } else {
                         memo[edit.id] = nil
                     }
