@@ -137,7 +137,7 @@ extension Behavior {
     where SL.Element == State, SL.ID == ID, SL.GlobalState: Sendable, EL.LocalEnvironment == Environment, EL.GlobalEnvironment: Sendable {
         let preview = scope.action.preview
         let lift = ElementLift<Action, State, Environment, GlobalAction, SL.GlobalState, EL.GlobalEnvironment, ID>(
-            addressed: { preview($0).map { ($0.id, $0.action) } },
+            addressed: preview,
             broadcast: nil,
             embed: scope.action.review,
             state: scope.state, environment: scope.environment,

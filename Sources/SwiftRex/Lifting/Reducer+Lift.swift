@@ -76,7 +76,7 @@ extension Reducer {
     ) -> Reducer<GlobalAction, SL.GlobalState> where SL.Element == StateType, SL.ID == ID, SL.GlobalState: Sendable {
         let preview = scope.action.preview
         let lift = ElementLift<ActionType, StateType, Void, GlobalAction, SL.GlobalState, Void, ID>(
-            addressed: { preview($0).map { ($0.id, $0.action) } },
+            addressed: preview,
             broadcast: nil,
             embed: scope.action.review,
             state: scope.state, environment: scope.environment,

@@ -243,8 +243,9 @@ internal struct FocusLift<LA: Sendable, LS: Sendable, LE: Sendable, GA: Sendable
 /// the environment narrowing and the lift site that stamps element effect ids.
 @usableFromInline
 internal struct ElementLift<LA: Sendable, LS: Sendable, LE: Sendable, GA: Sendable, GS: Sendable, GE: Sendable, ID: Hashable & Sendable>: Sendable {
-    /// `liftCollection`: the addressed element and its action.
-    @usableFromInline let extractAddressed: (@Sendable (GA) -> (ID, LA)?)?
+    /// `liftCollection`: the addressed element and its action (the action lane's own preview, so
+    /// a unit asked about an action of another case calls one closure, not two).
+    @usableFromInline let extractAddressed: (@Sendable (GA) -> ElementAction<ID, LA>?)?
     /// `liftEach`: the action every element receives.
     @usableFromInline let extractBroadcast: (@Sendable (GA) -> LA?)?
     @usableFromInline let embed: @Sendable (ID, LA) -> GA
@@ -278,7 +279,7 @@ internal struct ElementLift<LA: Sendable, LS: Sendable, LE: Sendable, GA: Sendab
     @usableFromInline let actionCase: Int?
 
     @inlinable init<SL: KeyedState, EL: NarrowsEnvironment>(
-        addressed: (@Sendable (GA) -> (ID, LA)?)?,
+        addressed: (@Sendable (GA) -> ElementAction<ID, LA>?)?,
         broadcast: (@Sendable (GA) -> LA?)?,
         embed: @escaping @Sendable (ID, LA) -> GA,
         state: SL, environment: EL, site: LiftSite, actionCase: Int? = nil
@@ -401,7 +402,7 @@ internal struct ElementLift<LA: Sendable, LS: Sendable, LE: Sendable, GA: Sendab
     }
 
     @inlinable func liftAddressed(
-        _ unit: BehaviorUnit<LA, LS, LE>, _ extract: @escaping @Sendable (GA) -> (ID, LA)?, reportsMissing: Bool
+        _ unit: BehaviorUnit<LA, LS, LE>, _ extract: @escaping @Sendable (GA) -> ElementAction<ID, LA>?, reportsMissing: Bool
     ) -> BehaviorUnit<GA, GS, GE> {
         let modifyElement = self.modifyElement
         let lift = self
@@ -431,15 +432,15 @@ internal struct ElementLift<LA: Sendable, LS: Sendable, LE: Sendable, GA: Sendab
                 return applies
             }
             return .reducer(ReducerUnit(applies: { action, state in
-                guard let (id, local) = extract(action) else { return false }
+                guard let (id, local) = extract(action).map({ ($0.id, $0.action) }) else { return false }
                 return decides(id, local, &state)
             }, run: { action, state in
-                guard let (id, local) = extract(action) else { return }
+                guard let (id, local) = extract(action).map({ ($0.id, $0.action) }) else { return }
                 _ = modifyElement(id, &state) { run(local, &$0) }
             }, reduce: { action, state, willWrite in
                 // The element is read to decide, then written through the container's own
                 // in-place write (observers are told before it opens).
-                guard let (id, local) = extract(action), decides(id, local, &state) else { return false }
+                guard let (id, local) = extract(action).map({ ($0.id, $0.action) }), decides(id, local, &state) else { return false }
                 willWrite()
                 _ = modifyElement(id, &state) { run(local, &$0) }
                 return true
@@ -447,7 +448,7 @@ internal struct ElementLift<LA: Sendable, LS: Sendable, LE: Sendable, GA: Sendab
 
         case .producer(let produce, _):
             return .producer({ action, context in
-                guard let (id, local) = extract(action) else { return nil }
+                guard let (id, local) = extract(action).map({ ($0.id, $0.action) }) else { return nil }
                 let localContext = lift.elementContext(context, id: id)
                 guard localContext.hasState else {
                     if reportsMissing { lift.reportMissing(id, source: context.source) }
@@ -458,7 +459,7 @@ internal struct ElementLift<LA: Sendable, LS: Sendable, LE: Sendable, GA: Sendab
 
         case .reaction(let react, _, _):
             return .reaction({ action, context in
-                guard let (id, local) = extract(action) else { return .doNothing }
+                guard let (id, local) = extract(action).map({ ($0.id, $0.action) }) else { return .doNothing }
                 let localContext = lift.elementContext(context, id: id)
                 guard localContext.hasState else {
                     if reportsMissing { lift.reportMissing(id, source: context.source) }
@@ -638,7 +639,7 @@ internal struct ElementLift<LA: Sendable, LS: Sendable, LE: Sendable, GA: Sendab
             }
         }
         return ElementSupervisionTracker(
-            addressedID: { action in extractAddressed?(action)?.0 },
+            addressedID: { action in extractAddressed?(action)?.id },
             journal: journal,
             evaluateAll: { state, environment, keep, ids, keys, ordinals in
                 let local = narrow(environment)
@@ -662,24 +663,41 @@ internal struct ElementLift<LA: Sendable, LS: Sendable, LE: Sendable, GA: Sendab
                 channels(of: id, slice, narrow(environment), into: &keep)
                 return true
             },
-            buildMemo: { ids, keys, ordinals in
+            buildMemo: { ids, keys, ordinals, memoIDs in
                 var memo: [ID: ElementMemo] = [:]
                 memo.reserveCapacity(ids.count)
+                memoIDs.removeAll(keepingCapacity: true)
+                memoIDs.append(contentsOf: repeatElement(nil, count: (ordinals.max() ?? -1) + 1))
                 for index in ids.indices where memo[ids[index]] == nil {
                     memo[ids[index]] = ElementMemo(keys: keys[index], ordinal: ordinals[index])
+                    memoIDs[ordinals[index]] = ids[index]
                 }
                 return memo
             },
-            memoMatches: { ids, ordinals, memo in
-                guard ids.count == memo.count else { return false }
-                for index in ids.indices where memo[ids[index]]?.ordinal != ordinals[index] { return false }
+            memoMatches: { ids, ordinals, count, memoIDs in
+                // `memoIDs` is the memo's exact inverse: each id at its ordinal, with as many
+                // elements, is the memo itself.
+                guard ids.count == count else { return false }
+                for index in ids.indices {
+                    let ordinal = ordinals[index]
+                    guard ordinal >= 0, ordinal < memoIDs.count, memoIDs[ordinal] == ids[index] else { return false }
+                }
                 return true
             },
             setKeys: { memo, id, keys in memo[id]?.keys = keys },
-            applyEdits: { memo, edits in
+            applyEdits: { memo, memoIDs, edits in
                 for edit in edits {
+                    // The inverse follows: the id leaves its former ordinal (unless another id
+                    // took that ordinal meanwhile), then sits at its new one.
+                    if let former = memo[edit.id]?.ordinal, former < memoIDs.count, memoIDs[former] == edit.id {
+                        memoIDs[former] = nil
+                    }
                     if let keys = edit.keys {
                         memo[edit.id] = ElementMemo(keys: keys, ordinal: edit.ordinal)
+                        if edit.ordinal >= memoIDs.count {
+                            memoIDs.append(contentsOf: repeatElement(nil, count: edit.ordinal + 1 - memoIDs.count))
+                        }
+                        memoIDs[edit.ordinal] = edit.id
                     } else {
                         memo[edit.id] = nil
                     }

@@ -93,33 +93,56 @@ internal struct ReducerUnit<Action, State>: Sendable {
     }
 }
 
+/// What a Store's reducer-only path needs of one reducer unit: its decide-and-mutate closure, its
+/// mutation scope and its supervision mask.
+///
+/// A class, reached through `Unmanaged` references while the Store owns it: the hot loop calls
+/// the closure of a guaranteed instance's `let`, so nothing is retained or released per unit
+/// (a `ReducerUnit` read out of an array retains three closures and its footprint).
+@usableFromInline
+internal final class ReducerStep<Action, State>: Sendable {
+    /// The unit's ``ReducerUnit/reduce``.
+    @usableFromInline let reduce: @Sendable (Action, inout State, _ willWrite: () -> Void) -> Bool
+    /// The unit's ``ReducerUnit/scope``.
+    @usableFromInline let scope: MutationScope
+    /// The supervision segments the unit's writes can reach.
+    @usableFromInline let mask: UInt64
+
+    /// The step of `unit`, whose writes reach the segments in `mask`.
+    @inlinable
+    init(_ unit: ReducerUnit<Action, State>, mask: UInt64) {
+        reduce = unit.reduce
+        scope = unit.scope
+        self.mask = mask
+    }
+}
+
 /// Asks reducer units, in order, to decide and mutate `state`: every unit, or the units at the
 /// positions `group` of `routed` names. Merges the scope and mask of every unit that applied and
 /// returns whether one did.
 ///
-/// The units are read in place, not copied out of their array: no closure is retained and
-/// released around each call (the caller holds the arrays for the whole call).
+/// `steps` are unowned references: the caller keeps every step alive for the whole call.
 @inlinable
 internal func askReducerUnits<Action, State>(
-    _ units: [ReducerUnit<Action, State>], masks: [UInt64], routed: [Int], group: Range<Int>?,
+    _ steps: [Unmanaged<ReducerStep<Action, State>>], routed: [Int], group: Range<Int>?,
     action: Action, state: inout State, scope: inout MutationScope, mask: inout UInt64, willWrite: () -> Void
 ) -> Bool {
     var applied = false
-    units.withUnsafeBufferPointer { units in
-        masks.withUnsafeBufferPointer { masks in
-            func ask(_ index: Int) {
-                guard units[index].reduce(action, &state, willWrite) else { return }
+    steps.withUnsafeBufferPointer { steps in
+        func ask(_ index: Int) {
+            steps[index]._withUnsafeGuaranteedRef { step in
+                guard step.reduce(action, &state, willWrite) else { return }
                 applied = true
-                scope = scope.merged(units[index].scope)
-                mask |= masks[index]
+                scope = scope.merged(step.scope)
+                mask |= step.mask
             }
-            guard let group else {
-                for index in 0..<units.count { ask(index) }
-                return
-            }
-            routed.withUnsafeBufferPointer { routed in
-                for position in group { ask(routed[position]) }
-            }
+        }
+        guard let group else {
+            for index in 0..<steps.count { ask(index) }
+            return
+        }
+        routed.withUnsafeBufferPointer { routed in
+            for position in group { ask(routed[position]) }
         }
     }
     return applied

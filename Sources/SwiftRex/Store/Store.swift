@@ -58,9 +58,12 @@ public final class Store<Action: Sendable, State: Sendable, Environment: Sendabl
     /// `SupervisionPlan.removalBit` when it may remove collection elements that own effects.
     /// Worked out once, from the units' footprints; a dispatch ORs the masks of what mutated.
     @usableFromInline let unitMasks: [UInt64]
-    /// The same, per unit of `reducerUnits`.
-    @usableFromInline let reducerMasks: [UInt64]
-    /// The union of `reducerMasks` (what an always-applying fold may reach).
+    /// Per unit of `reducerUnits`: its reduce, scope and mask, what a dispatch that asks every
+    /// unit reads. Owns the steps `reducerStepRefs` points to.
+    @usableFromInline let reducerSteps: [ReducerStep<Action, State>]
+    /// Unowned references to `reducerSteps`: the hot loop reads them without retaining.
+    @usableFromInline let reducerStepRefs: [Unmanaged<ReducerStep<Action, State>>]
+    /// The union of the reducer units' masks (what an always-applying fold may reach).
     @usableFromInline let reducersMask: UInt64
     /// `soleReducer`'s mask.
     @usableFromInline let soleReducerMask: UInt64
@@ -145,7 +148,9 @@ public final class Store<Action: Sendable, State: Sendable, Environment: Sendabl
         for (index, unit) in behavior.units.enumerated() {
             if case .reducer = unit { reducerMasks.append(masks[index]) }
         }
-        self.reducerMasks = behavior.isReducerOnly ? reducerMasks : []
+        let reducerSteps = behavior.isReducerOnly ? zip(reducerUnits, reducerMasks).map { ReducerStep($0, mask: $1) } : []
+        self.reducerSteps = reducerSteps
+        reducerStepRefs = reducerSteps.map { Unmanaged.passUnretained($0) }
         reducersMask = reducerMasks.reduce(0, |)
         soleReducerMask = hasSoleReducer ? reducerMasks[0] : 0
         threshold = max(1, StoreHooks.reentranceThreshold)
@@ -290,7 +295,7 @@ public final class Store<Action: Sendable, State: Sendable, Environment: Sendabl
             if let caseOf = routes.caseOf { group = routes.group(of: caseOf(action)) }
             func askEveryUnit(_ willWrite: () -> Void) {
                 applied = askReducerUnits(
-                    reducerUnits, masks: reducerMasks, routed: routes.units, group: group,
+                    reducerStepRefs, routed: routes.units, group: group,
                     action: action, state: &storage, scope: &scope, mask: &mask, willWrite: willWrite
                 )
             }

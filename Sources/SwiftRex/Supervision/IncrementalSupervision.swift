@@ -71,8 +71,9 @@ internal enum ElementKeys: RandomAccessCollection, Sendable {
     case many([AnyHashableSendable])
 
     /// The ids of `channels[range]`. Index arithmetic only: a generic slice here would look up
-    /// type metadata at run time on every element of a full evaluation.
-    @usableFromInline
+    /// type metadata at run time on every element of a full evaluation. Inlinable, so a full
+    /// evaluation's per-element call runs specialised (no metadata lookup per element).
+    @inlinable
     init<A>(_ channels: [Channel<A>], _ range: Range<Int>) {
         switch range.count {
         case 0: self = .none
@@ -86,20 +87,20 @@ internal enum ElementKeys: RandomAccessCollection, Sendable {
     }
 
     /// The ids of `channels`.
-    @usableFromInline
+    @inlinable
     init<A>(_ channels: [Channel<A>]) {
         self.init(channels, 0..<channels.count)
     }
 
-    @usableFromInline var startIndex: Int { 0 }
-    @usableFromInline var endIndex: Int {
+    @inlinable var startIndex: Int { 0 }
+    @inlinable var endIndex: Int {
         switch self {
         case .none: return 0
         case .one: return 1
         case .many(let keys): return keys.count
         }
     }
-    @usableFromInline subscript(position: Int) -> AnyHashableSendable {
+    @inlinable subscript(position: Int) -> AnyHashableSendable {
         switch self {
         case .none: preconditionFailure("ElementKeys.none has no elements")
         case .one(let key): return key
@@ -301,14 +302,17 @@ internal final class ElementSupervisionTracker<GA: Sendable, GS: Sendable, GE: S
     @usableFromInline typealias EvaluateAll = @MainActor (GS, GE, inout Keep<GA>, inout [ID], inout [ElementKeys], inout [Int]) -> Void
     /// Appends one element's channels; `false` when the element is absent.
     @usableFromInline typealias EvaluateOne = @MainActor (ID, GS, GE, inout Keep<GA>) -> Bool
-    /// The memo of recorded ids, keys and ordinals (first occurrence of an id wins).
-    @usableFromInline typealias BuildMemo = ([ID], [ElementKeys], [Int]) -> [ID: ElementMemo]
-    /// Whether a memo holds exactly these ids at these ordinals.
-    @usableFromInline typealias MemoMatches = ([ID], [Int], [ID: ElementMemo]) -> Bool
+    /// The memo of recorded ids, keys and ordinals (first occurrence of an id wins), and the
+    /// memo's id at each ordinal (its inverse: see `memoIDs`).
+    @usableFromInline typealias BuildMemo = ([ID], [ElementKeys], [Int], inout [ID?]) -> [ID: ElementMemo]
+    /// Whether a memo of `count` entries whose id at each ordinal is given holds exactly these ids
+    /// at these ordinals.
+    @usableFromInline typealias MemoMatches = ([ID], [Int], Int, [ID?]) -> Bool
     /// Whether two id lists are equal (in specialised code: a plain loop, no hashing).
     @usableFromInline typealias SameIDs = ([ID], [ID]) -> Bool
     /// Remembers edited elements' keys and ordinals (`nil` keys: the element is gone).
-    @usableFromInline typealias ApplyEdits = (inout [ID: ElementMemo], [(id: ID, keys: ElementKeys?, ordinal: Int)]) -> Void
+    /// Keeps the memo's id at each ordinal in step.
+    @usableFromInline typealias ApplyEdits = (inout [ID: ElementMemo], inout [ID?], [(id: ID, keys: ElementKeys?, ordinal: Int)]) -> Void
     /// Appends the ids the journal says were edited since a version, once each, in edit order;
     /// `false` when it cannot say or the edits include a reorder.
     @usableFromInline typealias EditedIDs = (GS, UInt64, inout [ID]) -> Bool
@@ -330,6 +334,11 @@ internal final class ElementSupervisionTracker<GA: Sendable, GS: Sendable, GE: S
     private let addressedID: @Sendable (GA) -> ID?
     private let journal: LaneJournal<GS, ID>?
     private var memo: [ID: ElementMemo] = [:]
+    /// The memo's inverse: at each ordinal, the id the memo places there (`nil`: none). An
+    /// evaluation matches the memo exactly when it has as many elements and each id sits at its
+    /// ordinal here: a walk over an array, where asking the memo per element hashes into a
+    /// large dictionary (cache misses on every element of a 100k collection).
+    private var memoIDs: [ID?] = []
     private var pendingIDs: [ID] = []
     private var pendingKeys: [ElementKeys] = []
     private var pendingOrdinals: [Int] = []
@@ -372,7 +381,7 @@ internal final class ElementSupervisionTracker<GA: Sendable, GS: Sendable, GE: S
     @usableFromInline
     var pendingMatchesMemo: Bool {
         if lastListsValid { return pendingOrdinals == lastOrdinals && sameIDs(pendingIDs, lastIDs) }
-        return memoMatches(pendingIDs, pendingOrdinals, memo)
+        return memoMatches(pendingIDs, pendingOrdinals, memo.count, memoIDs)
     }
 
     @usableFromInline
@@ -399,7 +408,7 @@ internal final class ElementSupervisionTracker<GA: Sendable, GS: Sendable, GE: S
 
     @usableFromInline
     func commitAll() {
-        memo = buildMemo(pendingIDs, pendingKeys, pendingOrdinals)
+        memo = buildMemo(pendingIDs, pendingKeys, pendingOrdinals, &memoIDs)
         syncedVersion = pendingVersion
         swap(&lastIDs, &pendingIDs)
         swap(&lastOrdinals, &pendingOrdinals)
@@ -410,7 +419,14 @@ internal final class ElementSupervisionTracker<GA: Sendable, GS: Sendable, GE: S
     @usableFromInline
     func appendOrders(segment: Int, into orders: inout [UInt64]) {
         for position in pendingKeys.indices {
-            for index in 0..<pendingKeys[position].count {
+            // The count read in place: a copy of the keys retains and releases them.
+            let count: Int
+            switch pendingKeys[position] {
+            case .none: continue
+            case .one: count = 1
+            case .many(let keys): count = keys.count
+            }
+            for index in 0..<count {
                 orders.append(containerOrder(segment: segment, ordinal: pendingOrdinals[position], index: index))
             }
         }
@@ -460,7 +476,7 @@ internal final class ElementSupervisionTracker<GA: Sendable, GS: Sendable, GE: S
             lastListsValid = false
             break
         }
-        applyEdits(&memo, pendingEdits)
+        applyEdits(&memo, &memoIDs, pendingEdits)
         syncedVersion = pendingVersion
         clearPending()
     }
