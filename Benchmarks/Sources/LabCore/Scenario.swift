@@ -247,6 +247,7 @@ public struct Runner {
             allocationIterations: allocationIterations,
             allocationTolerance: tolerance?.allocations,
             bytesTolerance: tolerance?.bytes,
+            bytesAdvisory: scenario.instructions == .asynchronous ? true : nil,
             stackBytes: stack?.highWater,
             stackMarkBytes: stack?.markBytes,
             residentBytes: ProcessMemory.residentBytes()

@@ -238,15 +238,36 @@ struct CompareTests {
         #expect(warned.findings(.warning).contains { $0.message.contains("did not count instructions") })
     }
 
-    @Test("the stack high-water is gated two-sided within the absolute tolerance")
+    @Test("bytes of an asynchronous scenario (marked advisory) are noted, never gated; its allocations still are")
+    func advisoryBytes() {
+        let baseline = Fixture.results().modifying("behavior.react.produce") { record in
+            record.bytesAdvisory = true
+            record.allocationTolerance = 0.05
+        }
+        let moved = baseline.modifying("behavior.react.produce") { $0.bytesPerOp += 99_000 }
+        let report = compareResults(current: moved, baseline: baseline)
+        #expect(report.exitCode == .success)
+        #expect(report.findings(.note).contains { $0.message.contains("advisory: scheduling decides") })
+        let regressed = baseline.modifying("behavior.react.produce") { $0.allocsPerOp += 1 }
+        #expect(compareResults(current: regressed, baseline: baseline).exitCode == .regression)
+        // Without the mark, the same change of bytes is a regression.
+        let gated = Fixture.results()
+        #expect(compareResults(current: gated.modifying("behavior.react.produce") { $0.bytesPerOp += 99_000 }, baseline: gated).exitCode == .regression)
+    }
+
+    @Test("the stack high-water is gated two-sided within the absolute tolerance, or 0.5 % of a large figure")
     func stackGated() {
         let baseline = Fixture.results().modifying("reducer.single") { $0.stackBytes = 590_000 }
         let deeper = baseline.modifying("reducer.single") { $0.stackBytes = 590_000 + 8_192 }
         let report = compareResults(current: deeper, baseline: baseline, options: CompareOptions(timeAdvisory: true))
         #expect(report.exitCode == .regression)
         #expect(report.findings(.regression).first?.message.contains("stack high-water rose 590000 → 598192 bytes") == true)
-        let noise = baseline.modifying("reducer.single") { $0.stackBytes = 590_000 + 200 }
+        let noise = baseline.modifying("reducer.single") { $0.stackBytes = 590_000 + 2_000 }
         #expect(compareResults(current: noise, baseline: baseline).exitCode == .success)
+        // A small figure keeps the absolute tolerance: +300 bytes over 1,063 is caught.
+        let small = Fixture.results().modifying("reducer.single") { $0.stackBytes = 1_063 }
+        #expect(compareResults(current: small.modifying("reducer.single") { $0.stackBytes = 1_363 }, baseline: small).exitCode == .regression)
+        #expect(compareResults(current: small.modifying("reducer.single") { $0.stackBytes = 1_263 }, baseline: small).exitCode == .success)
         let fixed = baseline.modifying("reducer.single") { $0.stackBytes = 1_100 }
         #expect(compareResults(current: fixed, baseline: baseline).exitCode == .improvement)
         let unmeasured = baseline.modifying("reducer.single") { $0.stackBytes = nil }
