@@ -2,8 +2,8 @@ import Foundation
 
 /// Options of `--soak`: a long run of mixed traffic against a large supervised collection.
 public struct SoakOptions: Sendable, Equatable {
-    /// `--actions N`: actions dispatched in the measured run (default 1,000,000).
-    public var actions = 1_000_000
+    /// `--actions N`: actions dispatched in the measured run (default 64,000, as `Scripts/soak`).
+    public var actions = 64_000
     /// `--elements N`: size of the supervised collection, kept about constant (default 100,000).
     public var elements = 100_000
     /// `--output DIR`: where `soak.json` goes (default: `Results/` of the repository root).
