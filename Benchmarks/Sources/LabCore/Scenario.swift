@@ -146,18 +146,12 @@ public struct Scenario {
     }
 
     /// The allocation and byte tolerances this scenario's record carries for the figures measured:
-    /// the larger of the scenario's own allocation tolerance and, for an asynchronous scenario,
-    /// ``asynchronousAllocationTolerance(_:)``; nil when the figures are exact.
+    /// ``asynchronousAllocationTolerance(_:)``, its allocations widened to the scenario's own
+    /// ``allocationTolerance`` when that is larger; nil when the figures are exact.
     public func tolerance(allocationsPerOp: Double, bytesPerOp: Double) -> (allocations: Double, bytes: Double)? {
-        var result: (allocations: Double, bytes: Double)? = nil
-        if instructions == .asynchronous {
-            result = Scenario.asynchronousAllocationTolerance((allocationsPerOp, bytesPerOp))
-        }
-        if allocationTolerance > 0 {
-            let bytes = max(result?.bytes ?? 0, allocationTolerance * max(bytesPerOp / max(allocationsPerOp, 1), 64))
-            result = (max(result?.allocations ?? 0, allocationTolerance), bytes)
-        }
-        return result
+        guard instructions == .asynchronous || allocationTolerance > 0 else { return nil }
+        let tolerance = Scenario.asynchronousAllocationTolerance((allocationsPerOp, bytesPerOp))
+        return (max(tolerance.allocations, allocationTolerance), tolerance.bytes)
     }
 
     /// The record keys this scenario produces.
