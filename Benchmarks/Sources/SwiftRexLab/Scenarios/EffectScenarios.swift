@@ -85,13 +85,7 @@ enum EffectScenarios {
             },
             Scenario(name: "effects.roundtrip.taskPerAction", allocationTolerance: hopJitter, minimumIterations: asyncStart, instructions: .asynchronous) {
                 // The reference mechanism: the same store, each answer sent by its own Task.
-                let arrivals = Arrivals()
-                let store = Store(initial: CounterState(), reducer: Reducer<CounterAction, CounterState>.reduce { action, state in
-                    if action == .done {
-                        state.count &+= 1
-                        arrivals.arrived(state.count)
-                    }
-                })
+                let (store, arrivals) = reducerOnlyCountingStore()
                 return { iterations in
                     let target = store.state.count + iterations
                     for _ in 0..<iterations {
@@ -104,13 +98,7 @@ enum EffectScenarios {
             Scenario(name: "effects.roundtrip.taskPerAction.single", allocationTolerance: hopPerOperationJitter, minimumIterations: asyncStart, instructions: .asynchronous) {
                 // The latency control of `effects.roundtrip.single`: one Task per action, one in
                 // flight at a time, so each answer also costs a hop there and a hop back.
-                let arrivals = Arrivals()
-                let store = Store(initial: CounterState(), reducer: Reducer<CounterAction, CounterState>.reduce { action, state in
-                    if action == .done {
-                        state.count &+= 1
-                        arrivals.arrived(state.count)
-                    }
-                })
+                let (store, arrivals) = reducerOnlyCountingStore()
                 return { iterations in
                     for _ in 0..<iterations {
                         let target = store.state.count + 1
@@ -232,6 +220,19 @@ enum EffectScenarios {
         store.dispatch(.increment)
         store.drainEffectActionsNow()
         precondition(store.state.count == 1, "the warm-up round trip did not complete")
+        return (store, arrivals)
+    }
+
+    /// The reference mechanism's store: a reducer alone (no producer, so no effect), each `.done`
+    /// counting and reporting its count; the scenario sends the answers itself.
+    static func reducerOnlyCountingStore() -> (Store<CounterAction, CounterState, Void>, Arrivals) {
+        let arrivals = Arrivals()
+        let store = Store(initial: CounterState(), reducer: Reducer<CounterAction, CounterState>.reduce { action, state in
+            if action == .done {
+                state.count &+= 1
+                arrivals.arrived(state.count)
+            }
+        })
         return (store, arrivals)
     }
 
