@@ -216,19 +216,28 @@ internal func laneJournal<Lane: KeyedState>(of lane: Lane) -> LaneJournal<Lane.G
 internal struct SupervisionUnit<State: Sendable, Action: Sendable, Environment: Sendable>: Sendable {
     /// The channels the state wants.
     @usableFromInline let supervise: @MainActor @Sendable (State) -> Supervision<Action, Environment>
+    /// The same evaluation reading the state where it lies: the Store hands over its storage and
+    /// each focus lift its focus, so no level copies a large state onto the stack (only the
+    /// address of the `inout` is used: nothing is written).
+    @usableFromInline let read: @MainActor @Sendable (inout State) -> Supervision<Action, Environment>
     /// The per-element form, when the unit is (a lift of) a collection lift's supervision.
     @usableFromInline let keyed: KeyedSupervision<State, Action, Environment>?
     /// The part of the state the supervision reads (`touches`): a mutation that writes none of
     /// it cannot change the channels it wants.
     @usableFromInline let footprint: UnitFootprint
 
+    /// A unit evaluated by `supervise`; `read` is its in-place form (by default `supervise` called
+    /// with the state where it lies: the closure takes its argument by address, so nothing is
+    /// copied on the way in).
     @inlinable
     init(
         _ supervise: @escaping @MainActor @Sendable (State) -> Supervision<Action, Environment>,
         keyed: KeyedSupervision<State, Action, Environment>? = nil,
-        footprint: UnitFootprint = .whole
+        footprint: UnitFootprint = .whole,
+        read: (@MainActor @Sendable (inout State) -> Supervision<Action, Environment>)? = nil
     ) {
         self.supervise = supervise
+        self.read = read ?? { supervise($0) }
         self.keyed = keyed
         self.footprint = footprint
     }
