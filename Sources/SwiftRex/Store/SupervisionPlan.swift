@@ -159,7 +159,7 @@ internal final class SupervisionPlan<State: Sendable, Action: Sendable, Environm
         if let tracker = segment.tracker {
             segment.channels.removeAll(keepingCapacity: true)
             segment.orders.removeAll(keepingCapacity: true)
-            tracker.evaluateAll(state, environment, into: &segment.channels)
+            tracker.evaluateAll(&state, environment, into: &segment.channels)
             tracker.appendOrders(segment: segment.index, into: &segment.orders)
         } else {
             segment.channels = segment.read(&state).runReader(environment)
@@ -192,7 +192,7 @@ internal final class SupervisionPlan<State: Sendable, Action: Sendable, Environm
             // A journaled container recorded the addressed element's edit too: its journal path
             // below covers it and keeps the memo in step with the journal.
             if index == addressed, let tracker = segment.tracker, !tracker.hasJournal {
-                guard let (previous, channels, ordinal) = tracker.evaluateAddressed(action, state, environment) else { return false }
+                guard let (previous, channels, ordinal) = tracker.evaluateAddressed(action, &state, environment) else { return false }
                 statistics.elementEvaluations &+= 1
                 var elementOrders: [UInt64] = []
                 elementOrders.reserveCapacity(channels.count)
@@ -201,7 +201,7 @@ internal final class SupervisionPlan<State: Sendable, Action: Sendable, Environm
                 patches.append(SegmentPatch(segment: index, previous: Array(previous), channels: channels, orders: elementOrders, kind: .addressed))
                 continue
             }
-            if let tracker = segment.tracker, let changes = tracker.evaluateEdits(state, environment) {
+            if let tracker = segment.tracker, let changes = tracker.evaluateEdits(&state, environment) {
                 // The container's journal names the elements that came, went or changed: only
                 // those are evaluated and patched, in container order.
                 statistics.elementEvaluations &+= changes.count
