@@ -375,18 +375,6 @@ internal struct ElementLift<LA: Sendable, LS: Sendable, LE: Sendable, GA: Sendab
         ))
     }
 
-    /// The focus's supervision seen from the app: its channels re-embed their actions; none while
-    /// the focus is absent (`nil`).
-    @inlinable
-    static func lifted(
-        _ evaluated: Supervision<LA, LE>?, narrow: @escaping @Sendable (GE) -> LE, embed: @escaping @Sendable (LA) -> GA
-    ) -> Supervision<GA, GE> {
-        guard let supervision = evaluated else { return Supervision { _ in [] } }
-        return Supervision { environment in
-            supervision.runReader(narrow(environment)).map { $0.mapAction(embed) }
-        }
-    }
-
     /// Lifts every unit, in order. Only the first action-clock unit reports a missing element, so
     /// one dropped action gives one diagnostic.
     @inlinable func lift(_ units: [BehaviorUnit<LA, LS, LE>]) -> [BehaviorUnit<GA, GS, GE>] {
