@@ -111,15 +111,6 @@ enum LiftedShape: String, CaseIterable, Sendable, CustomTestStringConvertible {
 
     var testDescription: String { rawValue }
 
-    /// The release figure of a shape still over budget (issue 12), or `nil` for a shape the
-    /// release build keeps within budget (asserted hard).
-    var knownIssue: String? {
-        switch self {
-        case .lift1, .lift2, .lift3, .lift3Producer, .liftOptional, .liftCollection: nil
-        case .lift3Supervision: "supervision evaluation copies the focused state through its by-value closures: 856,191 B in release"
-        }
-    }
-
     /// Builds a Store of this shape over a 64 KiB inline state whose reducer body marks `marker`;
     /// returns a closure dispatching one action.
     @MainActor
@@ -239,13 +230,7 @@ struct LiftedDispatchStackTests {
         dispatch() // first dispatch: one-time setup out of the way
         let highWater = StackHighWater.measure(marker: marker) { dispatch() }.highWater
         #expect(!highWater.isSaturated, "\(highWater)")
-        if let knownIssue = shape.knownIssue {
-            withKnownIssue("issue 12: \(knownIssue); now \(highWater)") {
-                try Self.expectWithinBudget(shape, highWater)
-            }
-        } else {
-            try Self.expectWithinBudget(shape, highWater)
-        }
+        try Self.expectWithinBudget(shape, highWater)
     }
 
     @Test("a three-level lifted dispatch completes on a 256 KiB thread stack")

@@ -33,7 +33,7 @@ extension BehaviorUnit {
         case .reaction(let react, let scope, let current):
             return .reaction(react, scope: scope, footprint: current.narrowed(to: footprint))
         case .supervision(let unit):
-            return .supervision(SupervisionUnit(unit.supervise, keyed: unit.keyed, footprint: unit.footprint.narrowed(to: footprint)))
+            return .supervision(SupervisionUnit(unit.supervise, keyed: unit.keyed, footprint: unit.footprint.narrowed(to: footprint), read: unit.read))
         }
     }
 }

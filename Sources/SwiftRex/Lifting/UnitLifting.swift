@@ -43,10 +43,13 @@ internal struct FocusLift<LA: Sendable, LS: Sendable, LE: Sendable, GA: Sendable
         self.isStrict = isStrict
         placement = .of(state)
         liftReducer = { unit, footprint in Self.lifted(unit, action: action, state: state, footprint: footprint) }
-        inspectFocus = { global, body in state.inspect(&global, body) != nil }
         if let inPlace = (state as? any ReachesFocusInPlace)?.inPlaceFocus {
+            // Its own closure, not the lane's `inspect`: a frame that also holds the lane's
+            // fallback (a copy of the focus) reserves room for it, even when it never runs.
+            inspectFocus = { global, body in inPlace.project(&global, as: LS.self, body) != nil }
             readFocus = { global, body in inPlace.read(global, as: LS.self, body) != nil }
         } else {
+            inspectFocus = { global, body in state.inspect(&global, body) != nil }
             readFocus = { global, body in
                 guard let local = state.preview(global) else { return false }
                 body(local)
@@ -165,6 +168,18 @@ internal struct FocusLift<LA: Sendable, LS: Sendable, LE: Sendable, GA: Sendable
         return ReducerUnit(applies: applies, run: run, reduce: reduce, scope: inner.scope, footprint: footprint, actionCase: actionCase)
     }
 
+    /// The focus's supervision seen from the app: its channels re-embed their actions; none while
+    /// the focus is absent (`nil`).
+    @inlinable
+    static func lifted(
+        _ evaluated: Supervision<LA, LE>?, narrow: @escaping @Sendable (GE) -> LE, embed: @escaping @Sendable (LA) -> GA
+    ) -> Supervision<GA, GE> {
+        guard let supervision = evaluated else { return Supervision { _ in [] } }
+        return Supervision { environment in
+            supervision.runReader(narrow(environment)).map { $0.mapAction(embed) }
+        }
+    }
+
     /// Lifts every unit, in order.
     @inlinable func lift(_ units: [BehaviorUnit<LA, LS, LE>]) -> [BehaviorUnit<GA, GS, GE>] {
         units.map(lift)
@@ -220,20 +235,25 @@ internal struct FocusLift<LA: Sendable, LS: Sendable, LE: Sendable, GA: Sendable
 
         case .supervision(let unit):
             let supervise = unit.supervise
+            let read = unit.read
             let narrow = self.narrow
             let embed = self.embed
             let lift = self
             let readFocus = self.readFocus
+            let inspectFocus = self.inspectFocus
             return .supervision(SupervisionUnit({ state in
                 var evaluated: Supervision<LA, LE>?
                 _ = readFocus(state) { evaluated = supervise($0) }
-                guard let supervision = evaluated else { return Supervision { _ in [] } }
-                return Supervision { environment in
-                    supervision.runReader(narrow(environment)).map { $0.mapAction(embed) }
-                }
+                return Self.lifted(evaluated, narrow: narrow, embed: embed)
             }, keyed: unit.keyed.map { keyed in
                 KeyedSupervision(token: keyed.token) { FocusedSupervisionTracker(inner: keyed.makeTracker(), lift: lift) }
-            }, footprint: footprint))
+            }, footprint: footprint, read: { state in
+                // The focus is reached where it lies and handed on by address: a by-value read
+                // here would copy the whole state onto the stack at every level.
+                var evaluated: Supervision<LA, LE>?
+                _ = inspectFocus(&state) { evaluated = read(&$0) }
+                return Self.lifted(evaluated, narrow: narrow, embed: embed)
+            }))
         }
     }
 }

@@ -528,7 +528,7 @@ public final class Store<Action: Sendable, State: Sendable, Environment: Sendabl
         guard let supervision else { return }
         // The state is handed over where it lies (a large state is not copied onto the stack).
         withUnsafeMutablePointer(to: &storage) { state in
-            supervision.reconcileAll(state: state.pointee, environment: environment, engine: engine, depth: depth + 1)
+            supervision.reconcileAll(state: &state.pointee, environment: environment, engine: engine, depth: depth + 1)
         }
     }
 
@@ -538,7 +538,7 @@ public final class Store<Action: Sendable, State: Sendable, Environment: Sendabl
     internal func reconcile(after scope: MutationScope, mask: UInt64, action: Action, depth: Int) {
         guard let supervision else { return }
         withUnsafeMutablePointer(to: &storage) { state in
-            supervision.reconcile(after: scope, mask: mask, action: action, state: state.pointee, environment: environment, engine: engine, depth: depth + 1)
+            supervision.reconcile(after: scope, mask: mask, action: action, state: &state.pointee, environment: environment, engine: engine, depth: depth + 1)
         }
     }
 

@@ -17,7 +17,8 @@ internal final class SupervisionPlan<State: Sendable, Action: Sendable, Environm
     private final class Segment {
         /// Its place in the plan.
         let index: Int
-        let supervise: @MainActor @Sendable (State) -> Supervision<Action, Environment>
+        /// Evaluates a plain segment, reading the state where it lies.
+        let read: @MainActor @Sendable (inout State) -> Supervision<Action, Environment>
         let tracker: (any ElementSupervisionTracking<State, Action, Environment>)?
         /// The part of the state the segment reads.
         let reads: StateFootprint
@@ -33,7 +34,7 @@ internal final class SupervisionPlan<State: Sendable, Action: Sendable, Environm
 
         init(_ unit: SupervisionUnit<State, Action, Environment>, index: Int) {
             self.index = index
-            supervise = unit.supervise
+            read = unit.read
             tracker = unit.keyed?.makeTracker()
             reads = unit.footprint.touches
         }
@@ -106,26 +107,28 @@ internal final class SupervisionPlan<State: Sendable, Action: Sendable, Environm
     /// Reconciles after a mutation of `scope` caused by `action`, looking only at the segments in
     /// `mask`: the addressed element alone when that is sound, a patch per affected segment
     /// otherwise, and the full desired set when every segment is affected or a patch cannot be
-    /// applied soundly.
-    func reconcile(after scope: MutationScope, mask: UInt64, action: Action, state: State, environment: Environment, engine: EffectEngine<Action>, depth: Int) {
+    /// applied soundly. The state is `inout` for its address only (it is read where it lies,
+    /// never copied onto the stack, never written).
+    func reconcile(after scope: MutationScope, mask: UInt64, action: Action, state: inout State, environment: Environment, engine: EffectEngine<Action>, depth: Int) {
         guard allowsPartial else {
-            reconcileAll(state: state, environment: environment, engine: engine, depth: depth)
+            reconcileAll(state: &state, environment: environment, engine: engine, depth: depth)
             return
         }
         let segmentMask = mask & ~Self.removalBit
         guard segmentMask != 0 else { return }
         let addressed = scope.addressedToken.flatMap { segmentOfToken[$0] }
         if isCommitted, addressed != nil || segmentMask != allSegments || segmentMask & journaledSegments != 0,
-           reconcilePatches(mask: segmentMask, addressed: addressed, action: action, state: state, environment: environment, engine: engine, depth: depth) {
+           reconcilePatches(mask: segmentMask, addressed: addressed, action: action, state: &state, environment: environment, engine: engine, depth: depth) {
             return
         }
-        reconcileAll(state: state, environment: environment, engine: engine, depth: depth)
+        reconcileAll(state: &state, environment: environment, engine: engine, depth: depth)
     }
 
-    /// Evaluates every segment and reconciles the full set; remembers it when it changed.
-    func reconcileAll(state: State, environment: Environment, engine: EffectEngine<Action>, depth: Int) {
+    /// Evaluates every segment and reconciles the full set; remembers it when it changed. The
+    /// state is `inout` for its address only.
+    func reconcileAll(state: inout State, environment: Environment, engine: EffectEngine<Action>, depth: Int) {
         statistics.fullReconciles &+= 1
-        for segment in segments { evaluate(segment, state: state, environment: environment) }
+        for segment in segments { evaluate(segment, state: &state, environment: environment) }
         for segment in segments {
             sets.append(segment.channels)
             orderSets.append(segment.orders)
@@ -151,15 +154,15 @@ internal final class SupervisionPlan<State: Sendable, Action: Sendable, Environm
     }
 
     /// Evaluates one segment into its buffers.
-    private func evaluate(_ segment: Segment, state: State, environment: Environment) {
+    private func evaluate(_ segment: Segment, state: inout State, environment: Environment) {
         statistics.segmentEvaluations &+= 1
         if let tracker = segment.tracker {
             segment.channels.removeAll(keepingCapacity: true)
             segment.orders.removeAll(keepingCapacity: true)
-            tracker.evaluateAll(state, environment, into: &segment.channels)
+            tracker.evaluateAll(&state, environment, into: &segment.channels)
             tracker.appendOrders(segment: segment.index, into: &segment.orders)
         } else {
-            segment.channels = segment.supervise(state).runReader(environment)
+            segment.channels = segment.read(&state).runReader(environment)
         }
     }
 
@@ -176,7 +179,7 @@ internal final class SupervisionPlan<State: Sendable, Action: Sendable, Environm
     /// (whose lift every mutation was addressed through), the addressed element; for any other,
     /// the whole segment. `false`, having changed nothing, when that cannot be done soundly.
     private func reconcilePatches(
-        mask: UInt64, addressed: Int?, action: Action, state: State, environment: Environment, engine: EffectEngine<Action>, depth: Int
+        mask: UInt64, addressed: Int?, action: Action, state: inout State, environment: Environment, engine: EffectEngine<Action>, depth: Int
     ) -> Bool {
         patches.removeAll(keepingCapacity: true)
         editedSegments.removeAll(keepingCapacity: true)
@@ -189,7 +192,7 @@ internal final class SupervisionPlan<State: Sendable, Action: Sendable, Environm
             // A journaled container recorded the addressed element's edit too: its journal path
             // below covers it and keeps the memo in step with the journal.
             if index == addressed, let tracker = segment.tracker, !tracker.hasJournal {
-                guard let (previous, channels, ordinal) = tracker.evaluateAddressed(action, state, environment) else { return false }
+                guard let (previous, channels, ordinal) = tracker.evaluateAddressed(action, &state, environment) else { return false }
                 statistics.elementEvaluations &+= 1
                 var elementOrders: [UInt64] = []
                 elementOrders.reserveCapacity(channels.count)
@@ -198,7 +201,7 @@ internal final class SupervisionPlan<State: Sendable, Action: Sendable, Environm
                 patches.append(SegmentPatch(segment: index, previous: Array(previous), channels: channels, orders: elementOrders, kind: .addressed))
                 continue
             }
-            if let tracker = segment.tracker, let changes = tracker.evaluateEdits(state, environment) {
+            if let tracker = segment.tracker, let changes = tracker.evaluateEdits(&state, environment) {
                 // The container's journal names the elements that came, went or changed: only
                 // those are evaluated and patched, in container order.
                 statistics.elementEvaluations &+= changes.count
@@ -214,7 +217,7 @@ internal final class SupervisionPlan<State: Sendable, Action: Sendable, Environm
                 }
                 continue
             }
-            evaluate(segment, state: state, environment: environment)
+            evaluate(segment, state: &state, environment: environment)
             if let tracker = segment.tracker {
                 if engine.segmentMatches(index, channels: segment.channels, orders: segment.orders) {
                     // The same channels; channel-less elements may still have moved.

@@ -216,19 +216,28 @@ internal func laneJournal<Lane: KeyedState>(of lane: Lane) -> LaneJournal<Lane.G
 internal struct SupervisionUnit<State: Sendable, Action: Sendable, Environment: Sendable>: Sendable {
     /// The channels the state wants.
     @usableFromInline let supervise: @MainActor @Sendable (State) -> Supervision<Action, Environment>
+    /// The same evaluation reading the state where it lies: the Store hands over its storage and
+    /// each focus lift its focus, so no level copies a large state onto the stack (only the
+    /// address of the `inout` is used: nothing is written).
+    @usableFromInline let read: @MainActor @Sendable (inout State) -> Supervision<Action, Environment>
     /// The per-element form, when the unit is (a lift of) a collection lift's supervision.
     @usableFromInline let keyed: KeyedSupervision<State, Action, Environment>?
     /// The part of the state the supervision reads (`touches`): a mutation that writes none of
     /// it cannot change the channels it wants.
     @usableFromInline let footprint: UnitFootprint
 
+    /// A unit evaluated by `supervise`; `read` is its in-place form (by default `supervise` called
+    /// with the state where it lies: the closure takes its argument by address, so nothing is
+    /// copied on the way in).
     @inlinable
     init(
         _ supervise: @escaping @MainActor @Sendable (State) -> Supervision<Action, Environment>,
         keyed: KeyedSupervision<State, Action, Environment>? = nil,
-        footprint: UnitFootprint = .whole
+        footprint: UnitFootprint = .whole,
+        read: (@MainActor @Sendable (inout State) -> Supervision<Action, Environment>)? = nil
     ) {
         self.supervise = supervise
+        self.read = read ?? { supervise($0) }
         self.keyed = keyed
         self.footprint = footprint
     }
@@ -257,8 +266,10 @@ internal protocol ElementSupervisionTracking<State, Action, Environment>: AnyObj
     associatedtype Action: Sendable
     associatedtype Environment
 
-    /// Appends every element's channels, in container order, recording each element's keys as pending.
-    func evaluateAll(_ state: State, _ environment: Environment, into keep: inout Keep<Action>)
+    /// Appends every element's channels, in container order, recording each element's keys as
+    /// pending. The state is `inout` for its address only (read where it lies, never written),
+    /// here and in the other evaluations.
+    func evaluateAll(_ state: inout State, _ environment: Environment, into keep: inout Keep<Action>)
     /// Forgets the pending keys (the focus was absent: no element).
     func clearPending()
     /// Makes the pending keys the remembered ones.
@@ -273,14 +284,14 @@ internal protocol ElementSupervisionTracking<State, Action, Environment>: AnyObj
     func appendOrders(segment: Int, into orders: inout [UInt64])
     /// The keys the element addressed by `action` wanted last, its channels now (empty when it is
     /// gone) and its ordinal; `nil` when the action addresses no element this lift knew.
-    func evaluateAddressed(_ action: Action, _ state: State, _ environment: Environment) -> (previous: ElementKeys, channels: Keep<Action>, ordinal: Int)?
+    func evaluateAddressed(_ action: Action, _ state: inout State, _ environment: Environment) -> (previous: ElementKeys, channels: Keep<Action>, ordinal: Int)?
     /// Remembers `keys` for the element the last `evaluateAddressed` call addressed.
     func commitAddressed(_ keys: ElementKeys)
     /// The elements the container's edit journal says changed since the memo was last brought up
     /// to date, each with the keys it wanted, its channels now (empty when it is gone) and its
     /// ordinal, in container order; `nil` when the journal cannot say (no journal, too many edits,
     /// a reorder, the focus gone): the segment must be evaluated whole.
-    func evaluateEdits(_ state: State, _ environment: Environment) -> [ElementChange<Action>]?
+    func evaluateEdits(_ state: inout State, _ environment: Environment) -> [ElementChange<Action>]?
     /// Remembers what the last `evaluateEdits` call found.
     func commitEdits()
     /// Whether the container keeps an edit journal (`evaluateEdits` can answer).
@@ -385,7 +396,7 @@ internal final class ElementSupervisionTracker<GA: Sendable, GS: Sendable, GE: S
     }
 
     @usableFromInline
-    func evaluateAll(_ state: GS, _ environment: GE, into keep: inout Keep<GA>) {
+    func evaluateAll(_ state: inout GS, _ environment: GE, into keep: inout Keep<GA>) {
         clearPending()
         pendingVersion = journal?.version(state)
         evaluateElements(state, environment, &keep, &pendingIDs, &pendingKeys, &pendingOrdinals)
@@ -433,7 +444,7 @@ internal final class ElementSupervisionTracker<GA: Sendable, GS: Sendable, GE: S
     }
 
     @usableFromInline
-    func evaluateAddressed(_ action: GA, _ state: GS, _ environment: GE) -> (previous: ElementKeys, channels: Keep<GA>, ordinal: Int)? {
+    func evaluateAddressed(_ action: GA, _ state: inout GS, _ environment: GE) -> (previous: ElementKeys, channels: Keep<GA>, ordinal: Int)? {
         guard let id = addressedID(action), let remembered = memo[id] else { return nil }
         lastAddressed = id
         var keep: Keep<GA> = []
@@ -448,7 +459,7 @@ internal final class ElementSupervisionTracker<GA: Sendable, GS: Sendable, GE: S
     }
 
     @usableFromInline
-    func evaluateEdits(_ state: GS, _ environment: GE) -> [ElementChange<GA>]? {
+    func evaluateEdits(_ state: inout GS, _ environment: GE) -> [ElementChange<GA>]? {
         guard let journal, let synced = syncedVersion else { return nil }
         editedBuffer.removeAll(keepingCapacity: true)
         guard editedIDs(state, synced, &editedBuffer) else { return nil }
@@ -502,12 +513,13 @@ internal final class FocusedSupervisionTracker<LA: Sendable, LS: Sendable, LE: S
     }
 
     @usableFromInline
-    func evaluateAll(_ state: GS, _ environment: GE, into keep: inout Keep<GA>) {
-        // The focus is read where it lies: a large state is not copied per lift level.
+    func evaluateAll(_ state: inout GS, _ environment: GE, into keep: inout Keep<GA>) {
+        // The focus is read where it lies and handed on by address: a large state is not copied
+        // per lift level.
         let inner = self.inner
         let narrowed = lift.narrow(environment)
         var local: Keep<LA> = []
-        guard lift.readFocus(state, { slice in inner.evaluateAll(slice, narrowed, into: &local) }) else {
+        guard lift.inspectFocus(&state, { slice in inner.evaluateAll(&slice, narrowed, into: &local) }) else {
             inner.clearPending()
             return
         }
@@ -531,12 +543,12 @@ internal final class FocusedSupervisionTracker<LA: Sendable, LS: Sendable, LE: S
     func appendOrders(segment: Int, into orders: inout [UInt64]) { inner.appendOrders(segment: segment, into: &orders) }
 
     @usableFromInline
-    func evaluateAddressed(_ action: GA, _ state: GS, _ environment: GE) -> (previous: ElementKeys, channels: Keep<GA>, ordinal: Int)? {
+    func evaluateAddressed(_ action: GA, _ state: inout GS, _ environment: GE) -> (previous: ElementKeys, channels: Keep<GA>, ordinal: Int)? {
         guard let local = lift.extract(action) else { return nil }
         let inner = self.inner
         let narrowed = lift.narrow(environment)
         var evaluated: (previous: ElementKeys, channels: Keep<LA>, ordinal: Int)?
-        _ = lift.readFocus(state) { slice in evaluated = inner.evaluateAddressed(local, slice, narrowed) }
+        _ = lift.inspectFocus(&state) { slice in evaluated = inner.evaluateAddressed(local, &slice, narrowed) }
         guard let (previous, channels, ordinal) = evaluated else { return nil }
         let embed = lift.embed
         return (previous, channels.map { $0.mapAction(embed) }, ordinal)
@@ -549,11 +561,11 @@ internal final class FocusedSupervisionTracker<LA: Sendable, LS: Sendable, LE: S
     func appendRememberedKeys(into keys: inout [AnyHashableSendable]) { inner.appendRememberedKeys(into: &keys) }
 
     @usableFromInline
-    func evaluateEdits(_ state: GS, _ environment: GE) -> [ElementChange<GA>]? {
+    func evaluateEdits(_ state: inout GS, _ environment: GE) -> [ElementChange<GA>]? {
         let inner = self.inner
         let narrowed = lift.narrow(environment)
         var evaluated: [ElementChange<LA>]?
-        _ = lift.readFocus(state) { slice in evaluated = inner.evaluateEdits(slice, narrowed) }
+        _ = lift.inspectFocus(&state) { slice in evaluated = inner.evaluateEdits(&slice, narrowed) }
         guard let changes = evaluated else { return nil }
         let embed = lift.embed
         return changes.map { ElementChange(previous: $0.previous, channels: $0.channels.map { $0.mapAction(embed) }, ordinal: $0.ordinal) }
