@@ -76,10 +76,28 @@ extension KeyedState {
 /// A thread-safe id → position cache, rebuilt only when a lookup finds it stale (a structural
 /// change). Duplicate ids are reported once per rebuild; the first occurrence wins.
 ///
+/// An id the table lacks is absent in O(1) when the table has a *witness*: a copy of the array
+/// (`Array` or `ContiguousArray`) the table was built from. Holding the copy shares that array's
+/// storage, so nothing can write the storage in place (copy-on-write): while the container still
+/// lies in the witnessed storage, its ids are the table's ids. Any other write moves the container
+/// to fresh storage, the addresses differ, and absence is checked by scanning again. The lane's
+/// own element writes release the witness first (so they stay in place) and restore it when the
+/// element's id is unchanged. Without a witness (other containers, or an array whose storage
+/// changed) an absent id costs one scan of the ids; a second miss on the same storage builds a
+/// witnessed table, so the scans a witness saves pay for the one copy it may cause.
+///
 /// Inlinable, so lookups run specialised for the element id type: unspecialised, every lookup
 /// looked up generic type metadata at run time (thousands of instructions per routed action).
 @usableFromInline
 internal final class PositionCache<ID: Hashable & Sendable>: Sendable {
+    /// A copy of a container, held only to pin its storage: never read, so it may be released on
+    /// any thread (a Store's state is `Sendable`, and so is the container it holds).
+    @usableFromInline
+    internal struct Witness: @unchecked Sendable {
+        @usableFromInline let pinned: Any
+        @inlinable init(_ pinned: Any) { self.pinned = pinned }
+    }
+
     @usableFromInline
     internal struct Positions {
         @usableFromInline var byID: [ID: Int]
@@ -87,12 +105,36 @@ internal final class PositionCache<ID: Hashable & Sendable>: Sendable {
         /// the pre-mutation test, then to mutate), and the second lookup then skips the table.
         @usableFromInline var lastID: ID?
         @usableFromInline var lastPosition: Int
+        /// A copy of the array `byID` was built from, held so its storage cannot change in place.
+        @usableFromInline var witness: Witness?
+        /// The first element's address in the witness's storage (compared, never dereferenced).
+        @usableFromInline var witnessStorage: UInt?
+        /// Bumped whenever `byID` is replaced: a witness released for an element write is restored
+        /// only over the table it was taken from.
+        @usableFromInline var generation: UInt64
+        /// The storage of the last scan that found nothing (a hint: a second miss there builds a
+        /// witnessed table).
+        @usableFromInline var missedStorage: UInt?
+        /// Ids read by scans and rebuilds since the cache was made (tests).
+        @usableFromInline var idsRead: Int
+
+        /// Takes the witness out (released by the caller, after the lock).
+        @inlinable
+        mutating func dropWitness() -> Witness? {
+            witnessStorage = nil
+            return witness.take()
+        }
 
         @inlinable
-        init(byID: [ID: Int] = [:], lastID: ID? = nil, lastPosition: Int = 0) {
-            self.byID = byID
-            self.lastID = lastID
-            self.lastPosition = lastPosition
+        init() {
+            byID = [:]
+            lastID = nil
+            lastPosition = 0
+            witness = nil
+            witnessStorage = nil
+            generation = 0
+            missedStorage = nil
+            idsRead = 0
         }
     }
 
@@ -100,36 +142,59 @@ internal final class PositionCache<ID: Hashable & Sendable>: Sendable {
 
     @usableFromInline init() {}
 
+    /// Ids read by scans and rebuilds since the cache was made.
+    @usableFromInline var idsRead: Int { positions.withLock { $0.idsRead } }
+
     /// The position of `id`, validated with `idAt`; rebuilt from `ids` when stale.
     ///
-    /// An id the table does not hold is looked for with a plain scan of the ids first: only when
-    /// the scan finds it (the container changed) is the table rebuilt. An absent id (a late action
-    /// for a removed element) thus costs one pass over the ids, not a rebuild of the table: a
-    /// plain array cannot tell cheaper whether an element was replaced in place.
+    /// `storage` is the address of the container's first element when the container is an array
+    /// whose storage a `witness` copy pins (`nil` otherwise: absence is then always scanned for).
+    /// An id the table does not hold is absent at once when the table's witness lies in
+    /// `storage`; otherwise it is looked for with a plain scan of the ids: only when the scan finds
+    /// it (the container changed) is the table rebuilt.
     @inlinable
-    func position(of id: ID, count: Int, idAt: (Int) -> ID, rebuild ids: () -> [ID]) -> Int? {
-        let cached = positions.withLock { positions -> (known: Bool, position: Int) in
-            if positions.lastID == id { return (true, positions.lastPosition) }
-            guard let position = positions.byID[id] else { return (false, 0) }
+    func position(
+        of id: ID, count: Int, storage: UInt?, witness: () -> Any,
+        idAt: (Int) -> ID, rebuild ids: () -> [ID]
+    ) -> Int? {
+        let cached = positions.withLock { positions -> (known: Bool, position: Int, absent: Bool, stale: Witness?) in
+            // A witness of storage the container has left only keeps an old array alive.
+            let stale = positions.witness != nil && positions.witnessStorage != storage ? positions.dropWitness() : nil
+            if positions.lastID == id { return (true, positions.lastPosition, false, stale) }
+            guard let position = positions.byID[id] else {
+                return (false, 0, storage != nil && positions.witnessStorage == storage, stale)
+            }
             positions.lastID = id
             positions.lastPosition = position
-            return (true, position)
+            return (true, position, false, stale)
         }
+        // Released after the lock (it may be the last owner of an old array).
+        withExtendedLifetime(cached.stale) {}
         if cached.known {
             if cached.position < count, idAt(cached.position) == id { return cached.position }
-            return rebuild(finding: id, count: count, ids: ids())
+            return rebuild(finding: id, count: count, ids: ids(), scanned: 0)
         }
+        if cached.absent { return nil }
         var offset = 0
         while offset < count {
-            if idAt(offset) == id { return rebuild(finding: id, count: count, ids: ids()) }
+            if idAt(offset) == id { return rebuild(finding: id, count: count, ids: ids(), scanned: offset &+ 1) }
             offset &+= 1
         }
+        let secondMiss = positions.withLock { positions -> Bool in
+            positions.idsRead &+= count
+            guard let storage else { return false }
+            if positions.missedStorage == storage { return true }
+            positions.missedStorage = storage
+            return false
+        }
+        if secondMiss, let storage { _ = rebuild(finding: id, count: count, ids: ids(), scanned: 0, witness: Witness(witness()), at: storage) }
         return nil
     }
 
-    /// Rebuilds the table from the container's ids (first occurrence wins; duplicates reported).
+    /// Rebuilds the table from the container's ids (first occurrence wins; duplicates reported),
+    /// witnessed by `witness` (a copy of the array, lying in `storage`) when given.
     @inlinable
-    func rebuild(finding id: ID, count: Int, ids all: [ID]) -> Int? {
+    func rebuild(finding id: ID, count: Int, ids all: [ID], scanned: Int, witness: Witness? = nil, at storage: UInt? = nil) -> Int? {
         var fresh: [ID: Int] = [:]
         fresh.reserveCapacity(count)
         var duplicates: [ID] = []
@@ -138,9 +203,48 @@ internal final class PositionCache<ID: Hashable & Sendable>: Sendable {
             if fresh[elementID] == nil { fresh[elementID] = offset } else { duplicates.append(elementID) }
         }
         let found = fresh[id]
-        positions.withLock { $0 = Positions(byID: fresh, lastID: found == nil ? nil : id, lastPosition: found ?? 0) }
+        // The replaced witness (possibly the last owner of an old array) is released after the lock.
+        let replaced = positions.withLock { positions -> Witness? in
+            positions.byID = fresh
+            positions.lastID = found == nil ? nil : id
+            positions.lastPosition = found ?? 0
+            positions.generation &+= 1
+            positions.idsRead &+= scanned &+ all.count
+            let replaced = positions.witness.take()
+            positions.witness = witness
+            positions.witnessStorage = witness == nil ? nil : storage
+            positions.missedStorage = nil
+            return replaced
+        }
+        withExtendedLifetime(replaced) {}
         if !duplicates.isEmpty { reportDuplicates(duplicates.prefix(10).map { "\($0)" }) }
         return found
+    }
+
+    /// Releases the witness before the lane writes the container in place. Returns the table's
+    /// generation when the witness lay in `storage` (the write may restore it), else `nil`.
+    @inlinable
+    func releaseWitness(storage: UInt?) -> UInt64? {
+        let (released, generation) = positions.withLock { positions -> (Witness?, UInt64?) in
+            guard positions.witness != nil else { return (nil, nil) }
+            let matched = storage != nil && positions.witnessStorage == storage
+            return (positions.dropWitness(), matched ? positions.generation : nil)
+        }
+        // Released here, before the caller writes: the container's storage is unique again.
+        withExtendedLifetime(released) {}
+        return generation
+    }
+
+    /// Restores a witness released by ``releaseWitness(storage:)`` after a write that left every
+    /// id in place, unless the table was replaced meanwhile.
+    @inlinable
+    func restoreWitness(_ pinned: Any, storage: UInt, generation: UInt64) {
+        let witness = Witness(pinned)
+        positions.withLock { positions in
+            guard positions.generation == generation, positions.witness == nil else { return }
+            positions.witness = witness
+            positions.witnessStorage = storage
+        }
     }
 
     @usableFromInline
@@ -166,6 +270,10 @@ extension Relay {
         @usableFromInline let identifyInPlace: @Sendable (UnsafePointer<Container.Element>) -> ID
         @usableFromInline let cache = PositionCache<ID>()
 
+        /// Ids this lane's position cache has read by scanning or rebuilding, since the lane was
+        /// made: how tests tell an O(1) lookup from a pass over the container.
+        @_spi(Testing) public var positionCacheIDsRead: Int { cache.idsRead }
+
         /// A lane over a container lens and an id function.
         @inlinable
         public init(container: Lens<GlobalState, Container>, id identify: @escaping @Sendable (Container.Element) -> ID) {
@@ -187,6 +295,26 @@ extension Relay {
             identifyInPlace = inPlace
         }
 
+        /// Whether the container is an array whose storage a copy pins (copy-on-write), so that
+        /// the position cache may prove an id absent without scanning (see `PositionCache`).
+        @inlinable
+        static var pinsStorage: Bool {
+            guard Container.self == [Container.Element].self || Container.self == ContiguousArray<Container.Element>.self else { return false }
+            #if _runtime(_ObjC)
+            // An array bridged lazily from Objective-C may lend a temporary copy of its elements,
+            // whose address says nothing about the array.
+            return Container.self == ContiguousArray<Container.Element>.self || !_isBridgedVerbatimToObjectiveC(Container.Element.self)
+            #else
+            return true
+            #endif
+        }
+
+        /// The address of the first element when the container's storage can be pinned, else `nil`.
+        @inlinable
+        static func storage(of buffer: UnsafeBufferPointer<Container.Element>) -> UInt? {
+            pinsStorage && !buffer.isEmpty ? UInt(bitPattern: buffer.baseAddress) : nil
+        }
+
         @inlinable
         func position(_ id: ID, in elements: Container) -> Int? {
             let identify = self.identify
@@ -197,6 +325,8 @@ extension Relay {
                 cache.position(
                     of: id,
                     count: buffer.count,
+                    storage: Self.storage(of: buffer),
+                    witness: { elements },
                     idAt: { identifyInPlace(buffer.baseAddress! + $0) },
                     rebuild: { (0..<buffer.count).map { identifyInPlace(buffer.baseAddress! + $0) } }
                 )
@@ -206,6 +336,8 @@ extension Relay {
             return cache.position(
                 of: id,
                 count: elements.count,
+                storage: nil,
+                witness: { elements },
                 idAt: { identify(elements[elements.startIndex + $0]) },
                 rebuild: { elements.map(identify) }
             )
@@ -222,10 +354,21 @@ extension Relay {
         @inlinable
         public func modifyElement(_ id: ID, in state: inout GlobalState, _ body: (inout Container.Element) -> Void) -> Bool {
             var found = false
+            let identifyInPlace = self.identifyInPlace
             container.modify(&state) { elements in
                 guard let offset = position(id, in: elements) else { return }
                 found = true
+                // The cache's witness shares the storage: released, the element is written in
+                // place; restored when the write left the element's id as it was.
+                let generation = Self.pinsStorage
+                    ? cache.releaseWitness(storage: elements.withContiguousStorageIfAvailable { Self.storage(of: $0) } ?? nil)
+                    : nil
                 body(&elements[elements.startIndex + offset])
+                guard let generation else { return }
+                let kept = elements.withContiguousStorageIfAvailable { buffer -> UInt? in
+                    identifyInPlace(buffer.baseAddress! + offset) == id ? Self.storage(of: buffer) : nil
+                }
+                if let kept, let storage = kept { cache.restoreWitness(elements, storage: storage, generation: generation) }
             }
             return found
         }
@@ -243,6 +386,7 @@ extension Relay {
         /// Applies `run(action, &element)` to every element in place: a plain index loop.
         @inlinable
         public func modifyEach<Action>(in state: inout GlobalState, applying run: (Action, inout Container.Element) -> Void, with action: Action) {
+            if Self.pinsStorage { _ = cache.releaseWitness(storage: nil) }
             container.modify(&state) { elements in
                 var index = elements.startIndex
                 while index < elements.endIndex {
@@ -256,6 +400,7 @@ extension Relay {
         @inlinable
         public func modifyEach(in state: inout GlobalState, _ body: (ID, inout Container.Element) -> Void) {
             let identify = self.identify
+            if Self.pinsStorage { _ = cache.releaseWitness(storage: nil) }
             container.modify(&state) { elements in
                 var index = elements.startIndex
                 while index < elements.endIndex {
