@@ -73,6 +73,15 @@ extension KeyedState {
     }
 }
 
+/// A copy of a container, held by a position cache only to pin the container's storage: never
+/// read, so it may be released on any thread (a Store's state is `Sendable`, and so is the
+/// container it holds). Not nested in the generic cache: its metadata is then static.
+@usableFromInline
+internal struct Witness: @unchecked Sendable {
+    @usableFromInline let pinned: Any
+    @inlinable init(_ pinned: Any) { self.pinned = pinned }
+}
+
 /// A thread-safe id → position cache, rebuilt only when a lookup finds it stale (a structural
 /// change). Duplicate ids are reported once per rebuild; the first occurrence wins.
 ///
@@ -84,20 +93,14 @@ extension KeyedState {
 /// own element writes release the witness first (so they stay in place) and restore it when the
 /// element's id is unchanged. Without a witness (other containers, or an array whose storage
 /// changed) an absent id costs one scan of the ids; a second miss on the same storage builds a
-/// witnessed table, so the scans a witness saves pay for the one copy it may cause.
+/// witnessed table, so the scans a witness saves pay for the one copy it may cause. A witness of
+/// storage the container has left (it keeps an old array alive) is dropped by the next miss or
+/// element write through the lane.
 ///
 /// Inlinable, so lookups run specialised for the element id type: unspecialised, every lookup
 /// looked up generic type metadata at run time (thousands of instructions per routed action).
 @usableFromInline
 internal final class PositionCache<ID: Hashable & Sendable>: Sendable {
-    /// A copy of a container, held only to pin its storage: never read, so it may be released on
-    /// any thread (a Store's state is `Sendable`, and so is the container it holds).
-    @usableFromInline
-    internal struct Witness: @unchecked Sendable {
-        @usableFromInline let pinned: Any
-        @inlinable init(_ pinned: Any) { self.pinned = pinned }
-    }
-
     @usableFromInline
     internal struct Positions {
         @usableFromInline var byID: [ID: Int]
@@ -139,6 +142,9 @@ internal final class PositionCache<ID: Hashable & Sendable>: Sendable {
     }
 
     @usableFromInline let positions = Mutex(Positions())
+    /// Whether the table may have a witness (written under the lock, read without it): a write
+    /// finding none skips the lock. A stale read costs only an in-place write (copy-on-write).
+    @usableFromInline let witnessed = Atomic<Bool>(false)
 
     @usableFromInline init() {}
 
@@ -148,28 +154,24 @@ internal final class PositionCache<ID: Hashable & Sendable>: Sendable {
     /// The position of `id`, validated with `idAt`; rebuilt from `ids` when stale.
     ///
     /// `storage` is the address of the container's first element when the container is an array
-    /// whose storage a `witness` copy pins (`nil` otherwise: absence is then always scanned for).
+    /// whose storage a copy of `container` (the witness, taken only when a table is built for it) pins (`nil` otherwise: absence is then always scanned for).
     /// An id the table does not hold is absent at once when the table's witness lies in
     /// `storage`; otherwise it is looked for with a plain scan of the ids: only when the scan finds
     /// it (the container changed) is the table rebuilt.
     @inlinable
-    func position(
-        of id: ID, count: Int, storage: UInt?, witness: () -> Any,
+    func position<Container>(
+        of id: ID, count: Int, storage: UInt?, witness container: borrowing Container,
         idAt: (Int) -> ID, rebuild ids: () -> [ID]
     ) -> Int? {
-        let cached = positions.withLock { positions -> (known: Bool, position: Int, absent: Bool, stale: Witness?) in
-            // A witness of storage the container has left only keeps an old array alive.
-            let stale = positions.witness != nil && positions.witnessStorage != storage ? positions.dropWitness() : nil
-            if positions.lastID == id { return (true, positions.lastPosition, false, stale) }
+        let cached = positions.withLock { positions -> (known: Bool, position: Int, absent: Bool) in
+            if positions.lastID == id { return (true, positions.lastPosition, false) }
             guard let position = positions.byID[id] else {
-                return (false, 0, storage != nil && positions.witnessStorage == storage, stale)
+                return (false, 0, storage != nil && positions.witnessStorage == storage)
             }
             positions.lastID = id
             positions.lastPosition = position
-            return (true, position, false, stale)
+            return (true, position, false)
         }
-        // Released after the lock (it may be the last owner of an old array).
-        withExtendedLifetime(cached.stale) {}
         if cached.known {
             if cached.position < count, idAt(cached.position) == id { return cached.position }
             return rebuild(finding: id, count: count, ids: ids(), scanned: 0)
@@ -180,14 +182,22 @@ internal final class PositionCache<ID: Hashable & Sendable>: Sendable {
             if idAt(offset) == id { return rebuild(finding: id, count: count, ids: ids(), scanned: offset &+ 1) }
             offset &+= 1
         }
-        let secondMiss = positions.withLock { positions -> Bool in
+        let (secondMiss, stale) = positions.withLock { positions -> (Bool, Witness?) in
             positions.idsRead &+= count
-            guard let storage else { return false }
-            if positions.missedStorage == storage { return true }
+            // A witness of storage the container has left only keeps an old array alive.
+            var stale: Witness?
+            if positions.witness != nil {
+                stale = positions.dropWitness()
+                witnessed.store(false, ordering: .relaxed)
+            }
+            guard let storage else { return (false, stale) }
+            if positions.missedStorage == storage { return (true, stale) }
             positions.missedStorage = storage
-            return false
+            return (false, stale)
         }
-        if secondMiss, let storage { _ = rebuild(finding: id, count: count, ids: ids(), scanned: 0, witness: Witness(witness()), at: storage) }
+        // Released after the lock (it may be the last owner of an old array).
+        _ = consume stale
+        if secondMiss, let storage { _ = rebuild(finding: id, count: count, ids: ids(), scanned: 0, witness: Witness(copy container), at: storage) }
         return nil
     }
 
@@ -213,10 +223,11 @@ internal final class PositionCache<ID: Hashable & Sendable>: Sendable {
             let replaced = positions.witness.take()
             positions.witness = witness
             positions.witnessStorage = witness == nil ? nil : storage
+            witnessed.store(witness != nil, ordering: .relaxed)
             positions.missedStorage = nil
             return replaced
         }
-        withExtendedLifetime(replaced) {}
+        _ = consume replaced
         if !duplicates.isEmpty { reportDuplicates(duplicates.prefix(10).map { "\($0)" }) }
         return found
     }
@@ -225,13 +236,15 @@ internal final class PositionCache<ID: Hashable & Sendable>: Sendable {
     /// generation when the witness lay in `storage` (the write may restore it), else `nil`.
     @inlinable
     func releaseWitness(storage: UInt?) -> UInt64? {
+        guard witnessed.load(ordering: .relaxed) else { return nil }
         let (released, generation) = positions.withLock { positions -> (Witness?, UInt64?) in
             guard positions.witness != nil else { return (nil, nil) }
             let matched = storage != nil && positions.witnessStorage == storage
+            witnessed.store(false, ordering: .relaxed)
             return (positions.dropWitness(), matched ? positions.generation : nil)
         }
         // Released here, before the caller writes: the container's storage is unique again.
-        withExtendedLifetime(released) {}
+        _ = consume released
         return generation
     }
 
@@ -244,6 +257,7 @@ internal final class PositionCache<ID: Hashable & Sendable>: Sendable {
             guard positions.generation == generation, positions.witness == nil else { return }
             positions.witness = witness
             positions.witnessStorage = storage
+            witnessed.store(true, ordering: .relaxed)
         }
     }
 
@@ -269,6 +283,9 @@ extension Relay {
         /// Reads the id of the element a pointer addresses, where it lies.
         @usableFromInline let identifyInPlace: @Sendable (UnsafePointer<Container.Element>) -> ID
         @usableFromInline let cache = PositionCache<ID>()
+        /// ``containerPinsStorage``, worked out once (a metatype comparison is a run-time call
+        /// where the lane is not specialised).
+        @usableFromInline let pinsStorage: Bool
 
         /// Ids this lane's position cache has read by scanning or rebuilding, since the lane was
         /// made: how tests tell an O(1) lookup from a pass over the container.
@@ -280,6 +297,7 @@ extension Relay {
             self.container = container
             self.identify = identify
             identifyInPlace = { identify($0.pointee) }
+            pinsStorage = Self.containerPinsStorage
         }
 
         /// A lane over a container lens whose ids are also read where the elements lie
@@ -293,12 +311,13 @@ extension Relay {
             self.container = container
             self.identify = identify
             identifyInPlace = inPlace
+            pinsStorage = Self.containerPinsStorage
         }
 
         /// Whether the container is an array whose storage a copy pins (copy-on-write), so that
         /// the position cache may prove an id absent without scanning (see `PositionCache`).
         @inlinable
-        static var pinsStorage: Bool {
+        static var containerPinsStorage: Bool {
             guard Container.self == [Container.Element].self || Container.self == ContiguousArray<Container.Element>.self else { return false }
             #if _runtime(_ObjC)
             // An array bridged lazily from Objective-C may lend a temporary copy of its elements,
@@ -311,7 +330,7 @@ extension Relay {
 
         /// The address of the first element when the container's storage can be pinned, else `nil`.
         @inlinable
-        static func storage(of buffer: UnsafeBufferPointer<Container.Element>) -> UInt? {
+        func storage(of buffer: UnsafeBufferPointer<Container.Element>) -> UInt? {
             pinsStorage && !buffer.isEmpty ? UInt(bitPattern: buffer.baseAddress) : nil
         }
 
@@ -325,8 +344,8 @@ extension Relay {
                 cache.position(
                     of: id,
                     count: buffer.count,
-                    storage: Self.storage(of: buffer),
-                    witness: { elements },
+                    storage: storage(of: buffer),
+                    witness: elements,
                     idAt: { identifyInPlace(buffer.baseAddress! + $0) },
                     rebuild: { (0..<buffer.count).map { identifyInPlace(buffer.baseAddress! + $0) } }
                 )
@@ -337,7 +356,7 @@ extension Relay {
                 of: id,
                 count: elements.count,
                 storage: nil,
-                witness: { elements },
+                witness: elements,
                 idAt: { identify(elements[elements.startIndex + $0]) },
                 rebuild: { elements.map(identify) }
             )
@@ -354,19 +373,18 @@ extension Relay {
         @inlinable
         public func modifyElement(_ id: ID, in state: inout GlobalState, _ body: (inout Container.Element) -> Void) -> Bool {
             var found = false
-            let identifyInPlace = self.identifyInPlace
             container.modify(&state) { elements in
                 guard let offset = position(id, in: elements) else { return }
                 found = true
                 // The cache's witness shares the storage: released, the element is written in
                 // place; restored when the write left the element's id as it was.
-                let generation = Self.pinsStorage
-                    ? cache.releaseWitness(storage: elements.withContiguousStorageIfAvailable { Self.storage(of: $0) } ?? nil)
+                let generation = pinsStorage && cache.witnessed.load(ordering: .relaxed)
+                    ? cache.releaseWitness(storage: elements.withContiguousStorageIfAvailable { storage(of: $0) } ?? nil)
                     : nil
                 body(&elements[elements.startIndex + offset])
                 guard let generation else { return }
                 let kept = elements.withContiguousStorageIfAvailable { buffer -> UInt? in
-                    identifyInPlace(buffer.baseAddress! + offset) == id ? Self.storage(of: buffer) : nil
+                    self.identifyInPlace(buffer.baseAddress! + offset) == id ? storage(of: buffer) : nil
                 }
                 if let kept, let storage = kept { cache.restoreWitness(elements, storage: storage, generation: generation) }
             }
@@ -386,7 +404,7 @@ extension Relay {
         /// Applies `run(action, &element)` to every element in place: a plain index loop.
         @inlinable
         public func modifyEach<Action>(in state: inout GlobalState, applying run: (Action, inout Container.Element) -> Void, with action: Action) {
-            if Self.pinsStorage { _ = cache.releaseWitness(storage: nil) }
+            if pinsStorage { _ = cache.releaseWitness(storage: nil) }
             container.modify(&state) { elements in
                 var index = elements.startIndex
                 while index < elements.endIndex {
@@ -400,7 +418,7 @@ extension Relay {
         @inlinable
         public func modifyEach(in state: inout GlobalState, _ body: (ID, inout Container.Element) -> Void) {
             let identify = self.identify
-            if Self.pinsStorage { _ = cache.releaseWitness(storage: nil) }
+            if pinsStorage { _ = cache.releaseWitness(storage: nil) }
             container.modify(&state) { elements in
                 var index = elements.startIndex
                 while index < elements.endIndex {
