@@ -177,6 +177,17 @@ internal final class PositionCache<ID: Hashable & Sendable>: Sendable {
             return rebuild(finding: id, count: count, ids: ids(), scanned: 0)
         }
         if cached.absent { return nil }
+        return scan(for: id, count: count, storage: storage, witness: container, idAt: idAt, rebuild: ids)
+    }
+
+    /// The slow path of ``position(of:count:storage:witness:idAt:rebuild:)`` for an id the table
+    /// lacks: a scan, then a rebuild (found) or a witnessed rebuild (a second miss on the same
+    /// storage). Kept out of line so that the routed-action path stays small.
+    @inlinable @inline(never)
+    func scan<Container>(
+        for id: ID, count: Int, storage: UInt?, witness container: borrowing Container,
+        idAt: (Int) -> ID, rebuild ids: () -> [ID]
+    ) -> Int? {
         var offset = 0
         while offset < count {
             if idAt(offset) == id { return rebuild(finding: id, count: count, ids: ids(), scanned: offset &+ 1) }
@@ -376,19 +387,27 @@ extension Relay {
             container.modify(&state) { elements in
                 guard let offset = position(id, in: elements) else { return }
                 found = true
-                // The cache's witness shares the storage: released, the element is written in
-                // place; restored when the write left the element's id as it was.
-                let generation = pinsStorage && cache.witnessed.load(ordering: .relaxed)
-                    ? cache.releaseWitness(storage: elements.withContiguousStorageIfAvailable { storage(of: $0) } ?? nil)
-                    : nil
-                body(&elements[elements.startIndex + offset])
-                guard let generation else { return }
-                let kept = elements.withContiguousStorageIfAvailable { buffer -> UInt? in
-                    self.identifyInPlace(buffer.baseAddress! + offset) == id ? storage(of: buffer) : nil
+                if pinsStorage, cache.witnessed.load(ordering: .relaxed) {
+                    write(id, at: offset, in: &elements, body)
+                } else {
+                    body(&elements[elements.startIndex + offset])
                 }
-                if let kept, let storage = kept { cache.restoreWitness(elements, storage: storage, generation: generation) }
             }
             return found
+        }
+
+        /// Writes the element at `offset` while the cache may hold a witness (which shares the
+        /// storage): released, the element is written in place; restored when the write left the
+        /// element's id as it was. Out of line: the routed-action path stays small.
+        @inlinable @inline(never)
+        func write(_ id: ID, at offset: Int, in elements: inout Container, _ body: (inout Container.Element) -> Void) {
+            let generation = cache.releaseWitness(storage: elements.withContiguousStorageIfAvailable { storage(of: $0) } ?? nil)
+            body(&elements[elements.startIndex + offset])
+            guard let generation else { return }
+            let kept = elements.withContiguousStorageIfAvailable { buffer -> UInt? in
+                identifyInPlace(buffer.baseAddress! + offset) == id ? storage(of: buffer) : nil
+            }
+            if let kept, let storage = kept { cache.restoreWitness(elements, storage: storage, generation: generation) }
         }
 
         /// Whether the container is empty.
