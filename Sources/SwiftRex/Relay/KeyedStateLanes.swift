@@ -153,30 +153,32 @@ internal final class PositionCache<ID: Hashable & Sendable>: Sendable {
 
     /// The position of `id`, validated with `idAt`; rebuilt from `ids` when stale.
     ///
-    /// `storage` is the address of the container's first element when the container is an array
-    /// whose storage a copy of `container` (the witness, taken only when a table is built for it) pins (`nil` otherwise: absence is then always scanned for).
-    /// An id the table does not hold is absent at once when the table's witness lies in
-    /// `storage`; otherwise it is looked for with a plain scan of the ids: only when the scan finds
-    /// it (the container changed) is the table rebuilt.
+    /// `storage` gives the address of the container's first element when the container is an
+    /// array whose storage a copy of `container` (the witness, taken only when a table is built for
+    /// it) pins, else `nil` (absence is then always scanned for); it is asked only on a miss. An id
+    /// the table does not hold is absent at once when the table's witness lies in that storage;
+    /// otherwise it is looked for with a plain scan of the ids: only when the scan finds it (the
+    /// container changed) is the table rebuilt.
     @inlinable
     func position<Container>(
-        of id: ID, count: Int, storage: UInt?, witness container: borrowing Container,
+        of id: ID, count: Int, storage: () -> UInt?, witness container: borrowing Container,
         idAt: (Int) -> ID, rebuild ids: () -> [ID]
     ) -> Int? {
-        let cached = positions.withLock { positions -> (known: Bool, position: Int, absent: Bool) in
-            if positions.lastID == id { return (true, positions.lastPosition, false) }
-            guard let position = positions.byID[id] else {
-                return (false, 0, storage != nil && positions.witnessStorage == storage)
-            }
+        let cached = positions.withLock { positions -> (known: Bool, position: Int, witnessStorage: UInt?) in
+            if positions.lastID == id { return (true, positions.lastPosition, nil) }
+            guard let position = positions.byID[id] else { return (false, 0, positions.witnessStorage) }
             positions.lastID = id
             positions.lastPosition = position
-            return (true, position, false)
+            return (true, position, nil)
         }
         if cached.known {
             if cached.position < count, idAt(cached.position) == id { return cached.position }
             return rebuild(finding: id, count: count, ids: ids(), scanned: 0)
         }
-        if cached.absent { return nil }
+        // Compared after the lock: the container being read cannot change meanwhile, and the
+        // table and witness were read together.
+        let storage = storage()
+        if let witnessStorage = cached.witnessStorage, witnessStorage == storage { return nil }
         return scan(for: id, count: count, storage: storage, witness: container, idAt: idAt, rebuild: ids)
     }
 
@@ -355,7 +357,7 @@ extension Relay {
                 cache.position(
                     of: id,
                     count: buffer.count,
-                    storage: storage(of: buffer),
+                    storage: { storage(of: buffer) },
                     witness: elements,
                     idAt: { identifyInPlace(buffer.baseAddress! + $0) },
                     rebuild: { (0..<buffer.count).map { identifyInPlace(buffer.baseAddress! + $0) } }
@@ -366,7 +368,7 @@ extension Relay {
             return cache.position(
                 of: id,
                 count: elements.count,
-                storage: nil,
+                storage: { nil },
                 witness: elements,
                 idAt: { identify(elements[elements.startIndex + $0]) },
                 rebuild: { elements.map(identify) }
