@@ -2,7 +2,7 @@ import Testing
 @_spi(Testing) import SwiftRex
 import SwiftRexTestSupport
 
-/// Issue 10, item 5: an action for an id absent from a plain array is dropped in time independent
+/// An action for an id absent from a plain array is dropped in time independent
 /// of the array's size. The position cache proves absence with a *witness* (a copy of the array its
 /// table was built from, which pins that storage); these tests count the ids the cache reads, and
 /// check that every present id, after any edit, is still found at the right element.
@@ -42,6 +42,21 @@ import SwiftRexTestSupport
         state.other += 1
         #expect(!lane.containsElement(-3, in: &state))
         #expect(lane.positionCacheIDsRead == read)
+    }
+
+    @Test func aRemovedElementsIdCostsOneRebuildNotARebuildAndAScan() {
+        let lane = Self.lane()
+        var state = State(rows: (0..<1_000).map { Row(id: $0) })
+        #expect(lane.containsElement(500, in: &state))
+        state.rows.remove(at: 500)
+        let read = lane.positionCacheIDsRead
+        // The table (and its last-found memo) still place 500: the stale table is rebuilt once,
+        // and that rebuild is the answer.
+        #expect(!lane.modifyElement(500, in: &state) { $0.hits += 1 })
+        #expect(lane.positionCacheIDsRead == read + 999)
+        #expect(lane.modifyElement(501, in: &state) { $0.hits += 1 })
+        #expect(state.rows[500] == Row(id: 501, hits: 1))
+        #expect(lane.positionCacheIDsRead == read + 999)
     }
 
     @Test func writesThroughTheLaneStayInPlaceAndKeepTheWitness() {

@@ -95,7 +95,8 @@ internal struct Witness: @unchecked Sendable {
 /// changed) an absent id costs one scan of the ids; a second miss on the same storage builds a
 /// witnessed table, so the scans a witness saves pay for the one copy it may cause. A witness of
 /// storage the container has left (it keeps an old array alive) is dropped by the next miss or
-/// element write through the lane.
+/// element write through the lane. A table hit reads nothing about witnesses (only misses, out of
+/// line, do); an element write reads one flag, ``witnessed``, before writing.
 ///
 /// Inlinable, so lookups run specialised for the element id type: unspecialised, every lookup
 /// looked up generic type metadata at run time (thousands of instructions per routed action).
@@ -151,45 +152,46 @@ internal final class PositionCache<ID: Hashable & Sendable>: Sendable {
     /// Ids read by scans and rebuilds since the cache was made.
     @usableFromInline var idsRead: Int { positions.withLock { $0.idsRead } }
 
-    /// The position of `id`, validated with `idAt`; rebuilt from `ids` when stale.
-    ///
-    /// `storage` gives the address of the container's first element when the container is an
-    /// array whose storage a copy of `container` (the witness, taken only when a table is built for
-    /// it) pins, else `nil` (absence is then always scanned for); it is asked only on a miss. An id
-    /// the table does not hold is absent at once when the table's witness lies in that storage;
-    /// otherwise it is looked for with a plain scan of the ids: only when the scan finds it (the
-    /// container changed) is the table rebuilt.
-    @inlinable
-    func position<Container>(
-        of id: ID, count: Int, storage: () -> UInt?, witness container: borrowing Container,
-        idAt: (Int) -> ID, rebuild ids: () -> [ID]
-    ) -> Int? {
-        let cached = positions.withLock { positions -> (known: Bool, position: Int, witnessStorage: UInt?) in
-            if positions.lastID == id { return (true, positions.lastPosition, nil) }
-            guard let position = positions.byID[id] else { return (false, 0, positions.witnessStorage) }
+    /// The position the table holds for `id`, or `nil` when it holds none: one lock, no read of
+    /// the container. The caller validates the position against the container (a stale table is
+    /// rebuilt, out of line) and answers an id the table lacks with
+    /// ``untabled(_:count:storage:witness:idAt:rebuild:)``, out of line too, so that the
+    /// routed-action path (a table hit) reads nothing about witnesses.
+    @inlinable @inline(__always)
+    func tabled(_ id: ID) -> Int? {
+        // A (found, position) pair, not an optional, out of the lock: the hit on the last id then
+        // returns without setting up a frame.
+        let cached = positions.withLock { positions -> (known: Bool, position: Int) in
+            if positions.lastID == id { return (true, positions.lastPosition) }
+            guard let position = positions.byID[id] else { return (false, 0) }
             positions.lastID = id
             positions.lastPosition = position
-            return (true, position, nil)
+            return (true, position)
         }
-        if cached.known {
-            if cached.position < count, idAt(cached.position) == id { return cached.position }
-            return rebuild(finding: id, count: count, ids: ids(), scanned: 0)
-        }
-        // Compared after the lock: the container being read cannot change meanwhile, and the
-        // table and witness were read together.
-        let storage = storage()
-        if let witnessStorage = cached.witnessStorage, witnessStorage == storage { return nil }
-        return scan(for: id, count: count, storage: storage, witness: container, idAt: idAt, rebuild: ids)
+        return cached.known ? cached.position : nil
     }
 
-    /// The slow path of ``position(of:count:storage:witness:idAt:rebuild:)`` for an id the table
-    /// lacks: a scan, then a rebuild (found) or a witnessed rebuild (a second miss on the same
-    /// storage). Kept out of line so that the routed-action path stays small.
+    /// The position of an id ``tabled(_:)`` found no position for.
+    ///
+    /// `storage` is the address of the container's first element when the container is an array
+    /// whose storage a copy of `container` (the witness, taken only when a table is built for it)
+    /// pins, else `nil` (absence is then always scanned for). The table is read again with its
+    /// witness, under one lock: an id it still lacks is absent at once when the witness lies in
+    /// `storage` (the table was built from these very ids); otherwise it is looked for with a plain
+    /// scan of the ids, and only when the scan finds it (the container changed) is the table
+    /// rebuilt. A miss is a late action for a removed element: out of line, off the hit path.
     @inlinable @inline(never)
-    func scan<Container>(
-        for id: ID, count: Int, storage: UInt?, witness container: borrowing Container,
+    func untabled<Container>(
+        _ id: ID, count: Int, storage: UInt?, witness container: borrowing Container,
         idAt: (Int) -> ID, rebuild ids: () -> [ID]
     ) -> Int? {
+        let (tabled, witnessStorage) = positions.withLock { ($0.byID[id], $0.witnessStorage) }
+        if let tabled {
+            // Tabled since the first look (another thread rebuilt the table).
+            if tabled < count, idAt(tabled) == id { return tabled }
+            return rebuild(finding: id, count: count, ids: ids(), scanned: 0)
+        }
+        if let storage, witnessStorage == storage { return nil }
         var offset = 0
         while offset < count {
             if idAt(offset) == id { return rebuild(finding: id, count: count, ids: ids(), scanned: offset &+ 1) }
@@ -296,9 +298,6 @@ extension Relay {
         /// Reads the id of the element a pointer addresses, where it lies.
         @usableFromInline let identifyInPlace: @Sendable (UnsafePointer<Container.Element>) -> ID
         @usableFromInline let cache = PositionCache<ID>()
-        /// ``containerPinsStorage``, worked out once (a metatype comparison is a run-time call
-        /// where the lane is not specialised).
-        @usableFromInline let pinsStorage: Bool
 
         /// Ids this lane's position cache has read by scanning or rebuilding, since the lane was
         /// made: how tests tell an O(1) lookup from a pass over the container.
@@ -310,7 +309,6 @@ extension Relay {
             self.container = container
             self.identify = identify
             identifyInPlace = { identify($0.pointee) }
-            pinsStorage = Self.containerPinsStorage
         }
 
         /// A lane over a container lens whose ids are also read where the elements lie
@@ -324,7 +322,6 @@ extension Relay {
             self.container = container
             self.identify = identify
             identifyInPlace = inPlace
-            pinsStorage = Self.containerPinsStorage
         }
 
         /// Whether the container is an array whose storage a copy pins (copy-on-write), so that
@@ -343,21 +340,50 @@ extension Relay {
 
         /// The address of the first element when the container's storage can be pinned, else `nil`.
         @inlinable
-        func storage(of buffer: UnsafeBufferPointer<Container.Element>) -> UInt? {
-            pinsStorage && !buffer.isEmpty ? UInt(bitPattern: buffer.baseAddress) : nil
+        static func storage(of buffer: UnsafeBufferPointer<Container.Element>) -> UInt? {
+            containerPinsStorage && !buffer.isEmpty ? UInt(bitPattern: buffer.baseAddress) : nil
         }
 
+        /// The position of `id` in `elements`: a table hit read back where the element lies.
         @inlinable
         func position(_ id: ID, in elements: Container) -> Int? {
+            guard let tabled = cache.tabled(id) else { return untabled(id, in: elements) }
+            if tabled < elements.count, idAt(tabled, in: elements) == id { return tabled }
+            return rebuilt(id, in: elements)
+        }
+
+        /// The id of the element at `offset`, read where it lies: a large element is not copied
+        /// to read its id (an array's subscript getter returns a copy).
+        @inlinable
+        func idAt(_ offset: Int, in elements: Container) -> ID {
+            let identifyInPlace = self.identifyInPlace
+            return elements.withContiguousStorageIfAvailable { identifyInPlace($0.baseAddress! + offset) }
+                ?? identify(elements[elements.startIndex + offset])
+        }
+
+        /// The position of `id` once the cache's table, found stale (the container changed
+        /// structurally), is rebuilt. Out of line: the routed-action path stays small.
+        @inlinable @inline(never)
+        func rebuilt(_ id: ID, in elements: Container) -> Int? {
+            let identifyInPlace = self.identifyInPlace
+            let ids = elements.withContiguousStorageIfAvailable { buffer in
+                (0..<buffer.count).map { identifyInPlace(buffer.baseAddress! + $0) }
+            } ?? elements.map(identify)
+            return cache.rebuild(finding: id, count: ids.count, ids: ids, scanned: 0)
+        }
+
+        /// The position of an id the cache's table lacks (a late action for a removed element, or
+        /// an element added since the table was built). Out of line: the routed-action path stays
+        /// small. Ids are read where the elements lie, as in ``idAt(_:in:)``.
+        @inlinable @inline(never)
+        func untabled(_ id: ID, in elements: Container) -> Int? {
             let identify = self.identify
             let identifyInPlace = self.identifyInPlace
-            // Ids are read from the elements where they lie: a large element is not copied to
-            // read its id (an array's subscript getter returns a copy).
             if let found = elements.withContiguousStorageIfAvailable({ buffer in
-                cache.position(
-                    of: id,
+                cache.untabled(
+                    id,
                     count: buffer.count,
-                    storage: { storage(of: buffer) },
+                    storage: Self.storage(of: buffer),
                     witness: elements,
                     idAt: { identifyInPlace(buffer.baseAddress! + $0) },
                     rebuild: { (0..<buffer.count).map { identifyInPlace(buffer.baseAddress! + $0) } }
@@ -365,10 +391,10 @@ extension Relay {
             }) {
                 return found
             }
-            return cache.position(
-                of: id,
+            return cache.untabled(
+                id,
                 count: elements.count,
-                storage: { nil },
+                storage: nil,
                 witness: elements,
                 idAt: { identify(elements[elements.startIndex + $0]) },
                 rebuild: { elements.map(identify) }
@@ -389,7 +415,8 @@ extension Relay {
             container.modify(&state) { elements in
                 guard let offset = position(id, in: elements) else { return }
                 found = true
-                if pinsStorage, cache.witnessed.load(ordering: .relaxed) {
+                // A witness is only ever taken of a container whose storage can be pinned.
+                if cache.witnessed.load(ordering: .relaxed) {
                     write(id, at: offset, in: &elements, body)
                 } else {
                     body(&elements[elements.startIndex + offset])
@@ -403,11 +430,11 @@ extension Relay {
         /// element's id as it was. Out of line: the routed-action path stays small.
         @inlinable @inline(never)
         func write(_ id: ID, at offset: Int, in elements: inout Container, _ body: (inout Container.Element) -> Void) {
-            let generation = cache.releaseWitness(storage: elements.withContiguousStorageIfAvailable { storage(of: $0) } ?? nil)
+            let generation = cache.releaseWitness(storage: elements.withContiguousStorageIfAvailable { Self.storage(of: $0) } ?? nil)
             body(&elements[elements.startIndex + offset])
             guard let generation else { return }
             let kept = elements.withContiguousStorageIfAvailable { buffer -> UInt? in
-                identifyInPlace(buffer.baseAddress! + offset) == id ? storage(of: buffer) : nil
+                identifyInPlace(buffer.baseAddress! + offset) == id ? Self.storage(of: buffer) : nil
             }
             if let kept, let storage = kept { cache.restoreWitness(elements, storage: storage, generation: generation) }
         }
@@ -425,7 +452,7 @@ extension Relay {
         /// Applies `run(action, &element)` to every element in place: a plain index loop.
         @inlinable
         public func modifyEach<Action>(in state: inout GlobalState, applying run: (Action, inout Container.Element) -> Void, with action: Action) {
-            if pinsStorage { _ = cache.releaseWitness(storage: nil) }
+            _ = cache.releaseWitness(storage: nil)
             container.modify(&state) { elements in
                 var index = elements.startIndex
                 while index < elements.endIndex {
@@ -439,7 +466,7 @@ extension Relay {
         @inlinable
         public func modifyEach(in state: inout GlobalState, _ body: (ID, inout Container.Element) -> Void) {
             let identify = self.identify
-            if pinsStorage { _ = cache.releaseWitness(storage: nil) }
+            _ = cache.releaseWitness(storage: nil)
             container.modify(&state) { elements in
                 var index = elements.startIndex
                 while index < elements.endIndex {
