@@ -42,9 +42,12 @@ public struct Send<Action: Sendable>: Sendable {
 extension Effect {
     /// Runs `body` in a `Task` when the effect starts; `body` sends actions through ``Send``.
     ///
-    /// The effect completes when `body` returns — never after cancellation. Cancelling it (through
-    /// `scheduling`, ``cancel(id:)-(AnyHashableSendable)`` or the Store's teardown) cancels the task and
-    /// drops every later `send`. A run cancelled before its task starts never calls `body`.
+    /// In a Store, the task is created when the effect starts (inheriting priority and task-local
+    /// values) on the main actor, and `body` runs on the global executor once the main actor's
+    /// current turn ends. The effect completes when `body` returns — never after cancellation.
+    /// Cancelling it (through `scheduling`, ``cancel(id:)-(AnyHashableSendable)`` or the Store's
+    /// teardown) cancels the task and drops every later `send`. A run cancelled before its task
+    /// starts never calls `body`.
     ///
     /// ```swift
     /// .task(scheduling: .replacing(id: "search")) { send in
