@@ -179,18 +179,31 @@ internal final class EffectTaskRun<Action: Sendable>: EffectSendTarget<Action>, 
         super.init(key: key, generation: generation)
     }
 
-    /// Starts the run's task (inheriting priority and task-locals). Call once, on the main actor.
-    ///
-    /// The task is enqueued on the main actor, where the Store already runs, and its first job
-    /// hops to the global executor for the body. Enqueueing each effect's task on the global
-    /// executor from the Store's turn woke an idle worker thread per effect (a futex wake, the
-    /// largest cost of a round trip on a small machine); enqueued on the main actor, the starts
-    /// run back to back once the turn ends, and their hops keep the workers busy. A run
-    /// cancelled before its start job runs never leaves the main actor. A throwing operation
-    /// avoids a reabstraction thunk (an allocation per task).
+    /// Starts an anonymous run's task on the global executor (inheriting priority and
+    /// task-locals). Call once, on the main actor.
+    @inlinable
+    func start() {
+        task = Self.spawn(self)
+    }
+
+    /// Created from a nonisolated context so the task is enqueued on the global executor directly,
+    /// not on the main actor first. A throwing operation avoids a reabstraction thunk (an
+    /// allocation per task).
+    @inlinable
+    nonisolated static func spawn(_ run: EffectTaskRun) -> Task<Void, any Error> {
+        Task<Void, any Error> { () async throws in await run.execute() }
+    }
+
+    /// Starts a registered run's task (inheriting priority and task-locals) on the main actor,
+    /// where the Store runs: its first job hops to the global executor for the body once the
+    /// current turn ends. A run replaced or cancelled before then (a keyed search replaced by
+    /// the next keystroke) never leaves the main actor and never calls its body. Enqueued on the
+    /// global executor instead, every replaced run still woke an idle worker thread (a futex
+    /// wake, the largest cost of `effects.task.keyed` on a small machine) only to find itself
+    /// cancelled. Call once, on the main actor.
     @inlinable
     @MainActor
-    func start() {
+    func startFromMainActor() {
         task = Task<Void, any Error> { @MainActor () async throws in
             guard self.isRunning else { return }
             await self.execute()
