@@ -102,6 +102,29 @@ import SwiftRex
         #expect(store.state.got == [2])
     }
 
+    @Test func aKeyedTaskReplacedInTheSameTurnNeverCallsItsBody() async {
+        let log = EventLog()
+        let store = makeStore(log: log) { action, env in
+            guard case .push(let value) = action else { return .empty }
+            return .task(scheduling: .keyed(id: "search")) { send in
+                env.log.append("started \(value)")
+                send(.got(value))
+            }
+        }
+        // Three queries in one main-actor turn: only the last run's body is ever called, however
+        // long the turn lasts (a body started on another thread meanwhile would log here).
+        store.dispatch(.push(1))
+        let deadline = ContinuousClock.now.advanced(by: .milliseconds(50))
+        while ContinuousClock.now < deadline, log.events.isEmpty {}
+        store.dispatch(.push(2))
+        store.dispatch(.push(3))
+        #expect(await eventually { store.state.got == [3] && store.isIdle })
+        for _ in 0..<20 { await Task.yield() }
+        #expect(log.events == ["started 3"])
+        #expect(store.state.got == [3])
+        #expect(store.registeredEffectCount == 0)
+    }
+
     @Test func cancelByIdStopsATask() async {
         let clock = ManualClock()
         let log = EventLog()

@@ -42,9 +42,14 @@ public struct Send<Action: Sendable>: Sendable {
 extension Effect {
     /// Runs `body` in a `Task` when the effect starts; `body` sends actions through ``Send``.
     ///
-    /// The effect completes when `body` returns — never after cancellation. Cancelling it (through
-    /// `scheduling`, ``cancel(id:)-(AnyHashableSendable)`` or the Store's teardown) cancels the task and
-    /// drops every later `send`. A run cancelled before its task starts never calls `body`.
+    /// In a Store, the task is created when the effect starts (inheriting priority and task-local
+    /// values) and `body` runs on the global executor. With an id, a delay or coalescing, the
+    /// task starts on the main actor and `body` begins once the main actor's current turn ends,
+    /// so a run replaced within that turn never calls it. The effect completes when `body`
+    /// returns — never after cancellation.
+    /// Cancelling it (through `scheduling`, ``cancel(id:)-(AnyHashableSendable)`` or the Store's
+    /// teardown) cancels the task and drops every later `send`. A run cancelled before its task
+    /// starts never calls `body`.
     ///
     /// ```swift
     /// .task(scheduling: .replacing(id: "search")) { send in

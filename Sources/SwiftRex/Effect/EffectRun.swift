@@ -179,8 +179,8 @@ internal final class EffectTaskRun<Action: Sendable>: EffectSendTarget<Action>, 
         super.init(key: key, generation: generation)
     }
 
-    /// Starts the run's task (on the global executor, inheriting priority and task-locals).
-    /// Call once, on the main actor.
+    /// Starts an anonymous run's task on the global executor (inheriting priority and
+    /// task-locals). Call once, on the main actor.
     @inlinable
     func start() {
         task = Self.spawn(self)
@@ -192,6 +192,22 @@ internal final class EffectTaskRun<Action: Sendable>: EffectSendTarget<Action>, 
     @inlinable
     nonisolated static func spawn(_ run: EffectTaskRun) -> Task<Void, any Error> {
         Task<Void, any Error> { () async throws in await run.execute() }
+    }
+
+    /// Starts a registered run's task (inheriting priority and task-locals) on the main actor,
+    /// where the Store runs: its first job hops to the global executor for the body once the
+    /// current turn ends. A run replaced or cancelled before then (a keyed search replaced by
+    /// the next keystroke) never leaves the main actor and never calls its body. Enqueued on the
+    /// global executor instead, every replaced run still woke an idle worker thread (a futex
+    /// wake, the largest cost of `effects.task.keyed` on a small machine) only to find itself
+    /// cancelled. Call once, on the main actor.
+    @inlinable
+    @MainActor
+    func startFromMainActor() {
+        task = Task<Void, any Error> { @MainActor () async throws in
+            guard self.isRunning else { return }
+            await self.execute()
+        }
     }
 
     @inlinable

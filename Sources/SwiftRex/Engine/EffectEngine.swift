@@ -539,7 +539,7 @@ internal final class EffectEngine<Action: Sendable>: EffectInterpreter {
         switch component.work {
         case .task(let work):
             let run = EffectTaskRun(work: work, posting: posting, depth: payload.depth, key: key, generation: generation)
-            run.start()
+            run.startFromMainActor()
             return run
         case .just(let action):
             // Sends and completes during the subscription: nothing stays registered.
