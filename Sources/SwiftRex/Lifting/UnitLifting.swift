@@ -663,8 +663,8 @@ internal struct ElementLift<LA: Sendable, LS: Sendable, LE: Sendable, GA: Sendab
                 channels(of: id, slice, narrow(environment), into: &keep)
                 return true
             },
-            buildMemo: { ids, keys, ordinals, memoIDs in
-                var memo: [ID: ElementMemo] = [:]
+            buildMemo: { memo, ids, keys, ordinals, memoIDs in
+                memo.removeAll(keepingCapacity: true)
                 memo.reserveCapacity(ids.count)
                 memoIDs.removeAll(keepingCapacity: true)
                 memoIDs.append(contentsOf: repeatElement(nil, count: (ordinals.max() ?? -1) + 1))
@@ -672,7 +672,13 @@ internal struct ElementLift<LA: Sendable, LS: Sendable, LE: Sendable, GA: Sendab
                     memo[ids[index]] = ElementMemo(keys: keys[index], ordinal: ordinals[index])
                     memoIDs[ordinals[index]] = ids[index]
                 }
-                return memo
+            },
+            updateMemoKeys: { memo, ids, keys in
+                for index in ids.indices {
+                    // Present by the caller's check; a write only where the keys changed.
+                    guard let entry = memo.index(forKey: ids[index]), !memo.values[entry].keys.isSame(as: keys[index]) else { continue }
+                    memo.values[entry].keys = keys[index]
+                }
             },
             memoMatches: { ids, ordinals, count, memoIDs in
                 // `memoIDs` is the memo's exact inverse: each id at its ordinal, with as many
