@@ -42,6 +42,31 @@ import Testing
         #expect(rewrapped.description == "x")
     }
 
+    /// A key larger than three words (held by reference inside the key).
+    struct WideKey: Hashable, Sendable, CustomStringConvertible {
+        var a: Int, b: Int, c: Int, name: String
+        var description: String { "wide(\(a),\(b),\(c),\(name))" }
+    }
+
+    @Test func wideKeysCompareHashAndUnwrapByValue() {
+        let lhs = AnyHashableSendable(WideKey(a: 1, b: 2, c: 3, name: "row"))
+        let rhs = AnyHashableSendable(WideKey(a: 1, b: 2, c: 3, name: String("r") + "ow"))
+        #expect(lhs == rhs)
+        #expect(lhs.hashValue == rhs.hashValue)
+        #expect(lhs != AnyHashableSendable(WideKey(a: 1, b: 2, c: 4, name: "row")))
+        #expect(lhs != AnyHashableSendable(ElementEffectID(site: "rows", element: 1, inner: "row")))
+        #expect(lhs.base as? WideKey == WideKey(a: 1, b: 2, c: 3, name: "row"))
+        #expect(lhs.description == "wide(1,2,3,row)")
+        #expect(AnyHashableSendable(lhs) == lhs)
+        let scoped = AnyHashableSendable(ElementEffectID(site: "rows", element: 7, inner: "link"))
+        #expect(scoped == AnyHashableSendable(ElementEffectID(site: "rows", element: 7, inner: "link")))
+        #expect(scoped != AnyHashableSendable(ElementEffectID(site: "rows", element: 8, inner: "link")))
+        #expect(scoped.base as? ElementEffectID == ElementEffectID(site: "rows", element: 7, inner: "link"))
+        let table = [lhs: 1, scoped: 2]
+        #expect(table[rhs] == 1)
+        #expect(table[AnyHashableSendable(ElementEffectID(site: "rows", element: 7, inner: "link"))] == 2)
+    }
+
     // MARK: SubscriptionToken
 
     @Test func anExplicitCancelThenReleaseRunsTheClosureExactlyOnce() {

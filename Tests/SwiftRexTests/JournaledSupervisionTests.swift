@@ -173,3 +173,86 @@ enum JournaledGrid {
         return (events.values, open, states)
     }
 }
+
+/// A broadcast to more rows than the journal keeps (the journal is reset, so the segment is
+/// evaluated whole) that changes which rows want a channel without any row coming, going or
+/// moving: the memo is updated in place, key by key, and must then describe exactly the channels
+/// the rows want.
+enum BroadcastGrid {
+    typealias Cell = Grid.Cell
+    typealias CellAction = Grid.CellAction
+
+    struct State: Sendable, Equatable {
+        var rows: IdentifiedArray<Cell>
+    }
+
+    enum Action: Sendable, Equatable {
+        case row(ElementAction<Int, CellAction>)
+        case all(CellAction)
+        case append(Int)
+    }
+
+    static let rowPrism = Prism<Action, ElementAction<Int, CellAction>>(
+        preview: { if case .row(let action) = $0 { action } else { nil } }, review: Action.row)
+    static let allPrism = Prism<Action, CellAction>(
+        preview: { if case .all(let action) = $0 { action } else { nil } }, review: Action.all)
+
+    static func app(events: Grid.Events) -> Behavior<Action, State, Void> {
+        let cell = Grid.cell("r", events: events, evaluations: CoreFixtures.Counter())
+        let toggleAll = Behavior<CellAction, Cell, Void>.reduce { action, cell in
+            if case .toggle = action { cell.live.toggle() }
+        }
+        let append = Behavior<Action, State, Void>.react { action, _ in
+            guard case .append(let id) = action else { return .doNothing }
+            return .reduce { $0.rows.append(Cell(id: id)) }
+        }.confined(to: \State.rows)
+        return .combine([
+            cell.liftCollection(.action(rowPrism).state(\State.rows), site: "rows"),
+            toggleAll.liftEach(.action(broadcast: allPrism, into: rowPrism).state(\State.rows), site: "all"),
+            append,
+        ])
+    }
+}
+
+@MainActor
+@Suite struct BroadcastMemoTests {
+    /// Each step's open channels and the channel events, partial paths on or off.
+    private func run(_ actions: [BroadcastGrid.Action], partial: Bool) -> (events: [String], open: [[String]], statistics: SupervisionStatistics) {
+        let events = Grid.Events()
+        let store = Store(
+            initial: BroadcastGrid.State(rows: IdentifiedArray((0..<100).map { Grid.Cell(id: $0) })),
+            behavior: BroadcastGrid.app(events: events), environment: ()
+        )
+        store.reconcilesChangedElementAlone = partial
+        var open: [[String]] = []
+        for action in actions {
+            store.dispatch(action)
+            open.append(store.openChannelIDs.map { "\($0)" }.sorted())
+        }
+        return (events.values, open, store.supervisionStatistics)
+    }
+
+    @Test func aBroadcastThatChangesChannelsKeepsTheMemoExact() {
+        let actions: [BroadcastGrid.Action] = [
+            .all(.toggle),                           // every row closes its channel
+            .row(ElementAction(5, action: .toggle)), // row 5 alone reopens
+            .all(.toggle),                           // row 5 closes, every other row reopens
+            .row(ElementAction(7, action: .toggle)), // row 7 closes
+            .append(100),                            // the memo keeps following the journal
+            .all(.toggle),
+            .row(ElementAction(7, action: .toggle)),
+        ]
+        let full = run(actions, partial: false)
+        let partial = run(actions, partial: true)
+        #expect(partial.events == full.events)
+        #expect(partial.open == full.open)
+        #expect(partial.open[0].isEmpty)
+        #expect(partial.open[1].count == 1)
+        #expect(partial.open[2].count == 99)
+        // Each element action is patched from the memo: a stale memo would have the engine refuse
+        // the patch (the previous keys it names are not open) or reconcile the full set.
+        #expect(partial.statistics.refusedPatches == 0)
+        #expect(partial.statistics.fullReconciles == 1)
+        #expect(partial.statistics.patchedReconciles == actions.count)
+    }
+}

@@ -32,11 +32,19 @@ public struct AnyHashableSendable: Hashable, @unchecked Sendable, CustomStringCo
         if let already = base as? AnyHashableSendable {
             self = already
         } else {
-            let erased = AnyHashable(base)
+            // A value larger than an existential's inline buffer is held by reference: see
+            // `LargeHashableKey`. The size test folds to a constant for the concrete type.
+            let erased = MemoryLayout.size(ofValue: base) > LargeHashableKeyThreshold.bytes
+                ? AnyHashable(LargeHashableKey(base))
+                : AnyHashable(base)
             let type = ObjectIdentifier(Swift.type(of: base))
             var hasher = Hasher()
             hasher.combine(type)
-            hasher.combine(erased)
+            // The value's own hash, not `erased`'s: hashing an `AnyHashable` first casts its value
+            // to find a custom representation, which allocates a box for any value larger than
+            // three words (an element-scoped id), on every creation. Equal keys have the same
+            // dynamic type, whose own `==` and `hash(into:)` agree.
+            hasher.combine(base)
             self.erased = erased
             self.type = type
             cachedHash = hasher.finalize()
@@ -53,8 +61,10 @@ public struct AnyHashableSendable: Hashable, @unchecked Sendable, CustomStringCo
 
     /// The wrapped value.
     public var base: any Hashable & Sendable {
+        let value = erased.base
+        if let large = value as? any LargeKeyUnwrapping { return large.unwrapped }
         // Only Sendable values are ever wrapped.
-        erased.base as! any Hashable & Sendable
+        return value as! any Hashable & Sendable
     }
 
     /// Same dynamic type and equal values.
@@ -97,5 +107,40 @@ public struct AnyHashableSendable: Hashable, @unchecked Sendable, CustomStringCo
     }
 
     /// The wrapped value's description.
-    public var description: String { String(describing: erased.base) }
+    public var description: String { String(describing: base) }
+}
+
+/// The size above which a key's value is held by reference inside `AnyHashableSendable.erased`:
+/// an existential's inline buffer (three words).
+@usableFromInline
+internal enum LargeHashableKeyThreshold {
+    @inlinable static var bytes: Int { 3 &* MemoryLayout<Int>.size }
+}
+
+/// Unwraps a `LargeHashableKey` without knowing its value type.
+@usableFromInline
+internal protocol LargeKeyUnwrapping {
+    /// The wrapped value.
+    var unwrapped: any Hashable & Sendable { get }
+}
+
+/// A key value too large for an existential's inline buffer (an element-scoped id), held by
+/// reference inside `AnyHashable`. `AnyHashable` looks for a custom representation each time it
+/// compares or hashes its value, by casting the value to an existential: for a value larger than
+/// three words that cast allocates a heap box, twice per comparison. A reference fits inline, so
+/// comparing two such keys allocates nothing; the price is this one object when the key is made
+/// (where `AnyHashable` would have boxed the value anyway).
+@usableFromInline
+internal final class LargeHashableKey<Value: Hashable & Sendable>: Hashable, Sendable, LargeKeyUnwrapping {
+    @usableFromInline let value: Value
+
+    @inlinable init(_ value: Value) { self.value = value }
+
+    @inlinable static func == (lhs: LargeHashableKey, rhs: LargeHashableKey) -> Bool {
+        lhs === rhs || lhs.value == rhs.value
+    }
+
+    @inlinable func hash(into hasher: inout Hasher) { hasher.combine(value) }
+
+    @usableFromInline var unwrapped: any Hashable & Sendable { value }
 }

@@ -1,3 +1,4 @@
+import Synchronization
 // The lifting logic, written once over flat units and shared by Reducer, Middleware and
 // Behavior: each host converts its units to `BehaviorUnit`s, lifts them here, and keeps the kinds
 // it holds. Every lift mutates in place through its lane, keeps `.unchanged` honest (a prism miss
@@ -555,6 +556,7 @@ internal struct ElementLift<LA: Sendable, LS: Sendable, LE: Sendable, GA: Sendab
         case .reaction(let react, _, _):
             let modifyElement = self.modifyElement
             let modifyEachElement = self.modifyEachElement
+            let sizeHint = BroadcastSizeHint()
             return .reaction({ action, context in
                 guard let local = extract(action) else { return .doNothing }
                 // One mutation for all elements (their bodies in element order) and one producer:
@@ -576,10 +578,16 @@ internal struct ElementLift<LA: Sendable, LS: Sendable, LE: Sendable, GA: Sendab
                     let reaction = react(local, elementContext)
                     if case .mutation(let endo) = reaction.mutation {
                         mutates = true
-                        if endo.body != nil { bodies.append((id, endo)) }
+                        if endo.body != nil {
+                            // Sized once from the last broadcast: growing by doubling to 100k
+                            // bodies allocates (and frees) megabytes per broadcast.
+                            if bodies.isEmpty { bodies.reserveCapacity(sizeHint.capacity) }
+                            bodies.append((id, endo))
+                        }
                     }
                     if let producer = reaction.producer { readers.append(lift.liftProducer(producer, id: id)) }
                 }
+                if !bodies.isEmpty { sizeHint.record(bodies.count) }
                 let mutation: ReducerOutcome<GS>
                 if !mutates {
                     mutation = .unchanged
@@ -683,8 +691,8 @@ internal struct ElementLift<LA: Sendable, LS: Sendable, LE: Sendable, GA: Sendab
                 channels(of: id, slice, narrow(environment), into: &keep)
                 return true
             },
-            buildMemo: { ids, keys, ordinals, memoIDs in
-                var memo: [ID: ElementMemo] = [:]
+            buildMemo: { memo, ids, keys, ordinals, memoIDs in
+                memo.removeAll(keepingCapacity: true)
                 memo.reserveCapacity(ids.count)
                 memoIDs.removeAll(keepingCapacity: true)
                 memoIDs.append(contentsOf: repeatElement(nil, count: (ordinals.max() ?? -1) + 1))
@@ -692,7 +700,13 @@ internal struct ElementLift<LA: Sendable, LS: Sendable, LE: Sendable, GA: Sendab
                     memo[ids[index]] = ElementMemo(keys: keys[index], ordinal: ordinals[index])
                     memoIDs[ordinals[index]] = ids[index]
                 }
-                return memo
+            },
+            updateMemoKeys: { memo, ids, keys in
+                for index in ids.indices {
+                    // Present by the caller's check; a write only where the keys changed.
+                    guard let entry = memo.index(forKey: ids[index]), !memo.values[entry].keys.isSame(as: keys[index]) else { continue }
+                    memo.values[entry].keys = keys[index]
+                }
             },
             memoMatches: { ids, ordinals, count, memoIDs in
                 // `memoIDs` is the memo's exact inverse: each id at its ordinal, with as many
@@ -746,5 +760,26 @@ internal struct ElementLift<LA: Sendable, LS: Sendable, LE: Sendable, GA: Sendab
                 for element in memo.values { keys.append(contentsOf: element.keys) }
             }
         )
+    }
+}
+
+/// How many element bodies a broadcast reaction collected last time, so that the next one sizes
+/// its list once instead of growing it by doubling (a broadcast to a large collection would
+/// otherwise allocate and free several large buffers every time).
+@usableFromInline
+internal final class BroadcastSizeHint: Sendable {
+    @usableFromInline let last = Atomic<Int>(0)
+
+    @inlinable init() {}
+
+    /// The capacity to reserve: the last count with room for some growth.
+    @inlinable var capacity: Int {
+        let count = last.load(ordering: .relaxed)
+        return count &+ count >> 4
+    }
+
+    /// Remembers the count of a broadcast's bodies.
+    @inlinable func record(_ count: Int) {
+        last.store(count, ordering: .relaxed)
     }
 }

@@ -56,6 +56,8 @@ internal final class SupervisionPlan<State: Sendable, Action: Sendable, Environm
     /// The collection segments patched from their containers' journals in this reconcile.
     private var editedSegments: [Int] = []
     private var patches: [SegmentPatch<Action>] = []
+    /// A reused buffer of the elements a container's journal says changed.
+    private var changes: [ElementChange<Action>] = []
     /// Whether the trackers' memos and the segments' keys describe the engine's memory.
     private var isCommitted = false
     /// Whether phase 5 may skip segments and reconcile in part (a test switch; on by default).
@@ -201,12 +203,14 @@ internal final class SupervisionPlan<State: Sendable, Action: Sendable, Environm
                 patches.append(SegmentPatch(segment: index, previous: Array(previous), channels: channels, orders: elementOrders, kind: .addressed))
                 continue
             }
-            if let tracker = segment.tracker, let changes = tracker.evaluateEdits(&state, environment) {
+            changes.removeAll(keepingCapacity: true)
+            if let tracker = segment.tracker, tracker.evaluateEdits(&state, environment, into: &changes) {
                 // The container's journal names the elements that came, went or changed: only
                 // those are evaluated and patched, in container order.
                 statistics.elementEvaluations &+= changes.count
                 editedSegments.append(index)
-                for change in changes.count > 1 ? changes.sorted(by: { $0.ordinal < $1.ordinal }) : changes {
+                if changes.count > 1 { changes.sort { $0.ordinal < $1.ordinal } }
+                for change in changes {
                     var elementOrders: [UInt64] = []
                     elementOrders.reserveCapacity(change.channels.count)
                     for position in 0..<change.channels.count {
@@ -215,6 +219,7 @@ internal final class SupervisionPlan<State: Sendable, Action: Sendable, Environm
                     if engine.patchMatches(index, previous: change.previous, channels: change.channels, orders: elementOrders) { continue }
                     patches.append(SegmentPatch(segment: index, previous: Array(change.previous), channels: change.channels, orders: elementOrders, kind: .edited))
                 }
+                changes.removeAll(keepingCapacity: true)
                 continue
             }
             evaluate(segment, state: &state, environment: environment)

@@ -86,6 +86,17 @@ internal enum ElementKeys: RandomAccessCollection, Sendable {
         }
     }
 
+    /// Whether these are the same keys as `other`, in the same order.
+    @inlinable
+    func isSame(as other: ElementKeys) -> Bool {
+        switch (self, other) {
+        case (.none, .none): return true
+        case (.one(let lhs), .one(let rhs)): return lhs == rhs
+        case (.many(let lhs), .many(let rhs)): return lhs == rhs
+        default: return false
+        }
+    }
+
     /// The ids of `channels`.
     @inlinable
     init<A>(_ channels: [Channel<A>]) {
@@ -289,9 +300,11 @@ internal protocol ElementSupervisionTracking<State, Action, Environment>: AnyObj
     func commitAddressed(_ keys: ElementKeys)
     /// The elements the container's edit journal says changed since the memo was last brought up
     /// to date, each with the keys it wanted, its channels now (empty when it is gone) and its
-    /// ordinal, in container order; `nil` when the journal cannot say (no journal, too many edits,
-    /// a reorder, the focus gone): the segment must be evaluated whole.
-    func evaluateEdits(_ state: inout State, _ environment: Environment) -> [ElementChange<Action>]?
+    /// ordinal, appended to `changes` in journal order (a buffer the caller reuses, so a dispatch
+    /// allocates no list of them); `false` when the journal cannot say (no journal, too many
+    /// edits, a reorder, the focus gone): the segment must be evaluated whole. The state is
+    /// `inout` for its address only: it is read in place, never written.
+    func evaluateEdits(_ state: inout State, _ environment: Environment, into changes: inout [ElementChange<Action>]) -> Bool
     /// Remembers what the last `evaluateEdits` call found.
     func commitEdits()
     /// Whether the container keeps an edit journal (`evaluateEdits` can answer).
@@ -313,9 +326,13 @@ internal final class ElementSupervisionTracker<GA: Sendable, GS: Sendable, GE: S
     @usableFromInline typealias EvaluateAll = @MainActor (GS, GE, inout Keep<GA>, inout [ID], inout [ElementKeys], inout [Int]) -> Void
     /// Appends one element's channels; `false` when the element is absent.
     @usableFromInline typealias EvaluateOne = @MainActor (ID, GS, GE, inout Keep<GA>) -> Bool
-    /// The memo of recorded ids, keys and ordinals (first occurrence of an id wins), and the
-    /// memo's id at each ordinal (its inverse: see `memoIDs`).
-    @usableFromInline typealias BuildMemo = ([ID], [ElementKeys], [Int], inout [ID?]) -> [ID: ElementMemo]
+    /// Refills the memo with recorded ids, keys and ordinals (first occurrence of an id wins),
+    /// and the memo's id at each ordinal (its inverse: see `memoIDs`), reusing both tables'
+    /// storage: a 100k-entry table is not allocated anew (nor its pages made resident again).
+    @usableFromInline typealias BuildMemo = (inout [ID: ElementMemo], [ID], [ElementKeys], [Int], inout [ID?]) -> Void
+    /// Writes recorded keys into a memo that already holds exactly the recorded ids at the
+    /// recorded ordinals, touching only the entries whose keys changed.
+    @usableFromInline typealias UpdateMemoKeys = (inout [ID: ElementMemo], [ID], [ElementKeys]) -> Void
     /// Whether a memo of `count` entries whose id at each ordinal is given holds exactly these ids
     /// at these ordinals.
     @usableFromInline typealias MemoMatches = ([ID], [Int], Int, [ID?]) -> Bool
@@ -336,6 +353,7 @@ internal final class ElementSupervisionTracker<GA: Sendable, GS: Sendable, GE: S
     private let evaluateElements: EvaluateAll
     private let evaluateElement: EvaluateOne
     private let buildMemo: BuildMemo
+    private let updateMemoKeys: UpdateMemoKeys
     private let memoMatches: MemoMatches
     private let setKeys: SetKeys
     private let rememberedKeys: RememberedKeys
@@ -372,7 +390,7 @@ internal final class ElementSupervisionTracker<GA: Sendable, GS: Sendable, GE: S
     init(
         addressedID: @escaping @Sendable (GA) -> ID?, journal: LaneJournal<GS, ID>?,
         evaluateAll: @escaping EvaluateAll, evaluateOne: @escaping EvaluateOne,
-        buildMemo: @escaping BuildMemo, memoMatches: @escaping MemoMatches, setKeys: @escaping SetKeys,
+        buildMemo: @escaping BuildMemo, updateMemoKeys: @escaping UpdateMemoKeys, memoMatches: @escaping MemoMatches, setKeys: @escaping SetKeys,
         applyEdits: @escaping ApplyEdits, editedIDs: @escaping EditedIDs, sameIDs: @escaping SameIDs,
         rememberedKeys: @escaping RememberedKeys
     ) {
@@ -384,6 +402,7 @@ internal final class ElementSupervisionTracker<GA: Sendable, GS: Sendable, GE: S
         evaluateElements = evaluateAll
         evaluateElement = evaluateOne
         self.buildMemo = buildMemo
+        self.updateMemoKeys = updateMemoKeys
         self.memoMatches = memoMatches
         self.setKeys = setKeys
         self.rememberedKeys = rememberedKeys
@@ -419,7 +438,14 @@ internal final class ElementSupervisionTracker<GA: Sendable, GS: Sendable, GE: S
 
     @usableFromInline
     func commitAll() {
-        memo = buildMemo(pendingIDs, pendingKeys, pendingOrdinals, &memoIDs)
+        // The same elements at the same ordinals (a broadcast, or an element that changed its
+        // channels without coming, going or moving): only changed keys are written. Otherwise
+        // the memo is refilled in its own storage.
+        if pendingMatchesMemo {
+            updateMemoKeys(&memo, pendingIDs, pendingKeys)
+        } else {
+            buildMemo(&memo, pendingIDs, pendingKeys, pendingOrdinals, &memoIDs)
+        }
         syncedVersion = pendingVersion
         swap(&lastIDs, &pendingIDs)
         swap(&lastOrdinals, &pendingOrdinals)
@@ -459,13 +485,12 @@ internal final class ElementSupervisionTracker<GA: Sendable, GS: Sendable, GE: S
     }
 
     @usableFromInline
-    func evaluateEdits(_ state: inout GS, _ environment: GE) -> [ElementChange<GA>]? {
-        guard let journal, let synced = syncedVersion else { return nil }
+    func evaluateEdits(_ state: inout GS, _ environment: GE, into changes: inout [ElementChange<GA>]) -> Bool {
+        guard let journal, let synced = syncedVersion else { return false }
         editedBuffer.removeAll(keepingCapacity: true)
-        guard editedIDs(state, synced, &editedBuffer) else { return nil }
+        guard editedIDs(state, synced, &editedBuffer) else { return false }
         pendingEdits.removeAll(keepingCapacity: true)
         pendingVersion = journal.version(state)
-        var changes: [ElementChange<GA>] = []
         for id in editedBuffer {
             var keep: Keep<GA> = []
             let present = evaluateElement(id, state, environment, &keep)
@@ -474,7 +499,7 @@ internal final class ElementSupervisionTracker<GA: Sendable, GS: Sendable, GE: S
             pendingEdits.append((id, present ? ElementKeys(keep) : nil, ordinal))
             changes.append(ElementChange(previous: remembered?.keys ?? .none, channels: keep, ordinal: ordinal))
         }
-        return changes
+        return true
     }
 
     @usableFromInline
@@ -561,14 +586,18 @@ internal final class FocusedSupervisionTracker<LA: Sendable, LS: Sendable, LE: S
     func appendRememberedKeys(into keys: inout [AnyHashableSendable]) { inner.appendRememberedKeys(into: &keys) }
 
     @usableFromInline
-    func evaluateEdits(_ state: inout GS, _ environment: GE) -> [ElementChange<GA>]? {
+    func evaluateEdits(_ state: inout GS, _ environment: GE, into changes: inout [ElementChange<GA>]) -> Bool {
         let inner = self.inner
         let narrowed = lift.narrow(environment)
-        var evaluated: [ElementChange<LA>]?
-        _ = lift.inspectFocus(&state) { slice in evaluated = inner.evaluateEdits(&slice, narrowed) }
-        guard let changes = evaluated else { return nil }
+        var local: [ElementChange<LA>] = []
+        var evaluated = false
+        _ = lift.inspectFocus(&state) { slice in evaluated = inner.evaluateEdits(&slice, narrowed, into: &local) }
+        guard evaluated else { return false }
         let embed = lift.embed
-        return changes.map { ElementChange(previous: $0.previous, channels: $0.channels.map { $0.mapAction(embed) }, ordinal: $0.ordinal) }
+        for change in local {
+            changes.append(ElementChange(previous: change.previous, channels: change.channels.map { $0.mapAction(embed) }, ordinal: change.ordinal))
+        }
+        return true
     }
 
     @usableFromInline
