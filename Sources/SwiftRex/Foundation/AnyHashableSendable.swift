@@ -24,6 +24,23 @@ public struct AnyHashableSendable: Hashable, @unchecked Sendable, CustomStringCo
         case none
         case int(Int)
         case string(String)
+        /// A collection element's effect or channel id, held by reference: comparing two of them
+        /// compares their fields directly, where `AnyHashable` would unbox and copy the whole id
+        /// (thousands of instructions a comparison in a dictionary of element channels).
+        case scoped(ScopedKey)
+    }
+
+    /// An `ElementEffectID` behind a reference: `AnyHashable` holds a reference inline (no box),
+    /// and equal references are equal ids without looking inside.
+    @usableFromInline
+    final class ScopedKey: Hashable, Sendable {
+        @usableFromInline let value: ElementEffectID
+
+        @inlinable init(_ value: ElementEffectID) { self.value = value }
+
+        @inlinable static func == (lhs: ScopedKey, rhs: ScopedKey) -> Bool { lhs === rhs || lhs.value == rhs.value }
+
+        @inlinable func hash(into hasher: inout Hasher) { hasher.combine(value) }
     }
 
     /// Wraps a value. Wrapping an `AnyHashableSendable` returns it unchanged (no double wrapping).
@@ -31,6 +48,17 @@ public struct AnyHashableSendable: Hashable, @unchecked Sendable, CustomStringCo
     public init(_ base: some Hashable & Sendable) {
         if let already = base as? AnyHashableSendable {
             self = already
+        } else if let scoped = base as? ElementEffectID {
+            // Specialised at the call site: the cast folds to a constant for the concrete type.
+            let key = ScopedKey(scoped)
+            let type = ObjectIdentifier(ElementEffectID.self)
+            var hasher = Hasher()
+            hasher.combine(type)
+            hasher.combine(scoped)  // what combining `AnyHashable(scoped)` feeds
+            erased = AnyHashable(key)
+            self.type = type
+            cachedHash = hasher.finalize()
+            direct = .scoped(key)
         } else {
             let erased = AnyHashable(base)
             let type = ObjectIdentifier(Swift.type(of: base))
@@ -53,8 +81,9 @@ public struct AnyHashableSendable: Hashable, @unchecked Sendable, CustomStringCo
 
     /// The wrapped value.
     public var base: any Hashable & Sendable {
+        if case .scoped(let key) = direct { return key.value }
         // Only Sendable values are ever wrapped.
-        erased.base as! any Hashable & Sendable
+        return erased.base as! any Hashable & Sendable
     }
 
     /// Same dynamic type and equal values.
@@ -64,6 +93,7 @@ public struct AnyHashableSendable: Hashable, @unchecked Sendable, CustomStringCo
         switch (lhs.direct, rhs.direct) {
         case (.int(let left), .int(let right)): return left == right
         case (.string(let left), .string(let right)): return left == right
+        case (.scoped(let left), .scoped(let right)): return left == right
         default: return lhs.erased == rhs.erased
         }
     }
@@ -97,5 +127,5 @@ public struct AnyHashableSendable: Hashable, @unchecked Sendable, CustomStringCo
     }
 
     /// The wrapped value's description.
-    public var description: String { String(describing: erased.base) }
+    public var description: String { String(describing: base) }
 }
