@@ -11,7 +11,8 @@
 /// keys stays cheap.
 public struct AnyHashableSendable: Hashable, @unchecked Sendable, CustomStringConvertible {
     // `@unchecked`: `erased` only ever wraps a `Sendable` value (see the initialiser).
-    @usableFromInline let erased: AnyHashable
+    /// The value as an `AnyHashable`, for keys of any type but `Int`, `String` and `ElementEffectID`.
+    @usableFromInline let erased: AnyHashable?
     @usableFromInline let type: ObjectIdentifier
     /// The type identity and value hash, mixed once at creation (per-process seed, like `Hasher`).
     @usableFromInline let cachedHash: Int
@@ -30,8 +31,8 @@ public struct AnyHashableSendable: Hashable, @unchecked Sendable, CustomStringCo
         case scoped(ScopedKey)
     }
 
-    /// An `ElementEffectID` behind a reference: `AnyHashable` holds a reference inline (no box),
-    /// and equal references are equal ids without looking inside.
+    /// An `ElementEffectID` behind a reference: copying the key copies one reference, and equal
+    /// references are equal ids without looking inside.
     @usableFromInline
     final class ScopedKey: Hashable, Sendable {
         @usableFromInline let value: ElementEffectID
@@ -44,46 +45,56 @@ public struct AnyHashableSendable: Hashable, @unchecked Sendable, CustomStringCo
     }
 
     /// Wraps a value. Wrapping an `AnyHashableSendable` returns it unchanged (no double wrapping).
+    ///
+    /// `Int`, `String` and element ids are held as they are, without an `AnyHashable`: making one
+    /// asks the runtime for a custom representation (about 1,500 instructions a key). Specialised
+    /// at the call site, each cast below folds to a constant for the concrete type.
     @inlinable
     public init(_ base: some Hashable & Sendable) {
         if let already = base as? AnyHashableSendable {
             self = already
-        } else if let scoped = base as? ElementEffectID {
-            // Specialised at the call site: the cast folds to a constant for the concrete type.
-            let key = ScopedKey(scoped)
-            let type = ObjectIdentifier(ElementEffectID.self)
-            var hasher = Hasher()
+            return
+        }
+        // The dynamic type, even when a cast succeeds: no bridging (an `NSNumber` is not an `Int` key).
+        var hasher = Hasher()
+        if let value = base as? Int {
+            type = ObjectIdentifier(Swift.type(of: base))
             hasher.combine(type)
-            hasher.combine(scoped)  // what combining `AnyHashable(scoped)` feeds
-            erased = AnyHashable(key)
-            self.type = type
-            cachedHash = hasher.finalize()
-            direct = .scoped(key)
+            hasher.combine(value)
+            erased = nil
+            direct = .int(value)
+        } else if let value = base as? String {
+            type = ObjectIdentifier(Swift.type(of: base))
+            hasher.combine(type)
+            hasher.combine(value)
+            erased = nil
+            direct = .string(value)
+        } else if let value = base as? ElementEffectID {
+            type = ObjectIdentifier(Swift.type(of: base))
+            hasher.combine(type)
+            hasher.combine(value)
+            erased = nil
+            direct = .scoped(ScopedKey(value))
         } else {
             let erased = AnyHashable(base)
-            let type = ObjectIdentifier(Swift.type(of: base))
-            var hasher = Hasher()
+            type = ObjectIdentifier(Swift.type(of: base))
             hasher.combine(type)
             hasher.combine(erased)
             self.erased = erased
-            self.type = type
-            cachedHash = hasher.finalize()
-            // Specialised at the call site: each cast folds to a constant for the concrete type.
-            if let value = base as? Int {
-                direct = .int(value)
-            } else if let value = base as? String {
-                direct = .string(value)
-            } else {
-                direct = .none
-            }
+            direct = .none
         }
+        cachedHash = hasher.finalize()
     }
 
     /// The wrapped value.
     public var base: any Hashable & Sendable {
-        if case .scoped(let key) = direct { return key.value }
+        switch direct {
+        case .int(let value): return value
+        case .string(let value): return value
+        case .scoped(let key): return key.value
         // Only Sendable values are ever wrapped.
-        return erased.base as! any Hashable & Sendable
+        case .none: return erased!.base as! any Hashable & Sendable
+        }
     }
 
     /// Same dynamic type and equal values.
@@ -94,6 +105,7 @@ public struct AnyHashableSendable: Hashable, @unchecked Sendable, CustomStringCo
         case (.int(let left), .int(let right)): return left == right
         case (.string(let left), .string(let right)): return left == right
         case (.scoped(let left), .scoped(let right)): return left == right
+        // Equal types hold the same case: both keys keep an `AnyHashable`.
         default: return lhs.erased == rhs.erased
         }
     }
