@@ -10,25 +10,28 @@
 /// comparison instantiates generic metadata at run time), so reconciling thousands of channel
 /// keys stays cheap.
 public struct AnyHashableSendable: Hashable, @unchecked Sendable, CustomStringConvertible {
-    // `@unchecked`: `erased` only ever wraps a `Sendable` value (see the initialiser).
-    /// The value as an `AnyHashable`, for keys of any type but `Int`, `String` and `ElementEffectID`.
-    @usableFromInline let erased: AnyHashable?
+    // `@unchecked`: `Direct.other` only ever wraps a `Sendable` value (see the initialiser).
     @usableFromInline let type: ObjectIdentifier
     /// The type identity and value hash, mixed once at creation (per-process seed, like `Hasher`).
     @usableFromInline let cachedHash: Int
-    /// The value itself when it is an `Int` or a `String` (the usual ids): two such keys compare
-    /// directly, without `AnyHashable`'s dynamic unboxing (hundreds of instructions a comparison).
+    /// The value: `Int`, `String` and the library's own ids as they are, any other value behind a
+    /// reference. Every case is a plain value or a reference, so a key copies with at most one
+    /// retain and compares without reaching `AnyHashable`'s dynamic unboxing (hundreds of
+    /// instructions a comparison).
     @usableFromInline let direct: Direct
 
     @usableFromInline
     enum Direct: Sendable {
-        case none
         case int(Int)
         case string(String)
         /// A collection element's effect or channel id, held by reference: comparing two of them
         /// compares their fields directly, where `AnyHashable` would unbox and copy the whole id
         /// (thousands of instructions a comparison in a dictionary of element channels).
         case scoped(ScopedKey)
+        /// The private registration of an id-less effect.
+        case anonymous(UInt64)
+        /// Any other value, as an `AnyHashable` behind a reference.
+        case other(ErasedKey)
     }
 
     /// An `ElementEffectID` behind a reference: copying the key copies one reference, and equal
@@ -44,6 +47,16 @@ public struct AnyHashableSendable: Hashable, @unchecked Sendable, CustomStringCo
         @inlinable func hash(into hasher: inout Hasher) { hasher.combine(value) }
     }
 
+    /// Any other key's value behind a reference: an `AnyHashable` is an existential, which would
+    /// make every copy of a key go through the runtime's generic value witnesses.
+    @usableFromInline
+    final class ErasedKey: @unchecked Sendable {
+        // `@unchecked`: it only ever wraps a `Sendable` value (see the initialiser).
+        @usableFromInline let value: AnyHashable
+
+        @inlinable init(_ value: AnyHashable) { self.value = value }
+    }
+
     /// Wraps a value. Wrapping an `AnyHashableSendable` returns it unchanged (no double wrapping).
     ///
     /// `Int`, `String` and element ids are held as they are, without an `AnyHashable`: making one
@@ -56,34 +69,34 @@ public struct AnyHashableSendable: Hashable, @unchecked Sendable, CustomStringCo
             return
         }
         // The dynamic type, even when a cast succeeds: no bridging (an `NSNumber` is not an `Int` key).
+        type = ObjectIdentifier(Swift.type(of: base))
         var hasher = Hasher()
+        hasher.combine(type)
         if let value = base as? Int {
-            type = ObjectIdentifier(Swift.type(of: base))
-            hasher.combine(type)
             hasher.combine(value)
-            erased = nil
             direct = .int(value)
         } else if let value = base as? String {
-            type = ObjectIdentifier(Swift.type(of: base))
-            hasher.combine(type)
             hasher.combine(value)
-            erased = nil
             direct = .string(value)
         } else if let value = base as? ElementEffectID {
-            type = ObjectIdentifier(Swift.type(of: base))
-            hasher.combine(type)
             hasher.combine(value)
-            erased = nil
             direct = .scoped(ScopedKey(value))
+        } else if let value = base as? AnonymousEffectKey {
+            hasher.combine(value.value)
+            direct = .anonymous(value.value)
         } else {
             let erased = AnyHashable(base)
-            type = ObjectIdentifier(Swift.type(of: base))
-            hasher.combine(type)
             hasher.combine(erased)
-            self.erased = erased
-            direct = .none
+            direct = .other(ErasedKey(erased))
         }
         cachedHash = hasher.finalize()
+    }
+
+    /// The value when it is an `Int`.
+    @inlinable
+    var intValue: Int? {
+        if case .int(let value) = direct { return value }
+        return nil
     }
 
     /// The wrapped value.
@@ -92,8 +105,9 @@ public struct AnyHashableSendable: Hashable, @unchecked Sendable, CustomStringCo
         case .int(let value): return value
         case .string(let value): return value
         case .scoped(let key): return key.value
+        case .anonymous(let value): return AnonymousEffectKey(value: value)
         // Only Sendable values are ever wrapped.
-        case .none: return erased!.base as! any Hashable & Sendable
+        case .other(let key): return key.value.base as! any Hashable & Sendable
         }
     }
 
@@ -105,8 +119,10 @@ public struct AnyHashableSendable: Hashable, @unchecked Sendable, CustomStringCo
         case (.int(let left), .int(let right)): return left == right
         case (.string(let left), .string(let right)): return left == right
         case (.scoped(let left), .scoped(let right)): return left == right
-        // Equal types hold the same case: both keys keep an `AnyHashable`.
-        default: return lhs.erased == rhs.erased
+        case (.anonymous(let left), .anonymous(let right)): return left == right
+        case (.other(let left), .other(let right)): return left === right || left.value == right.value
+        // Equal types hold the same case.
+        default: return false
         }
     }
 
