@@ -53,6 +53,18 @@ import Testing
         #expect(state.log == ["reduce", "react", "reducer 2"])
     }
 
+    @Test func aReactionReadsTheSameWhicheverAxisIsChainedFirst() {
+        let produceThenReduce = B.react { _, _ in Reaction.produce { _ in .just(.note("p")) }.reduce { $0.value += 1 } }
+        let reduceThenProduce = B.react { _, _ in Reaction.reduce { $0.value += 1 }.produce { _ in .just(.note("p")) } }
+        for behavior in [produceThenReduce, reduceThenProduce] {
+            var state = F.State()
+            let step = behavior.step(.noop, state: &state, environment: F.environment)
+            #expect(state.value == 1)
+            #expect(step.mutated)
+            #expect(step.effect.emittedActionValues() == [.note("p")])
+        }
+    }
+
     @Test func doNothingStaysUnchanged() {
         let behavior = B.react { _, _ in .doNothing } <> .react { _, _ in .doNothing }
         var state = F.State(value: 3)

@@ -34,6 +34,27 @@ import Testing
         #expect(AnyHashableSendable(-1) != AnyHashableSendable(UInt.max))
     }
 
+    @Test func elementEffectIDsAreKeysLikeAnyOtherValue() {
+        func wrapped(_ value: any Hashable & Sendable) -> AnyHashableSendable { AnyHashableSendable(value) }
+        let id = ElementEffectID(site: "rows", element: 7, inner: "autosave")
+        let direct = AnyHashableSendable(id)
+        // Made in specialised code and through an existential: the same key.
+        let viaExistential = wrapped(id)
+        #expect(direct == viaExistential)
+        #expect(direct.hashValue == viaExistential.hashValue)
+        #expect(direct == AnyHashableSendable(ElementEffectID(site: "rows", element: 7, inner: "autosave")))
+        #expect(direct != AnyHashableSendable(ElementEffectID(site: "rows", element: 8, inner: "autosave")))
+        #expect(direct != AnyHashableSendable(ElementEffectID(site: "cells", element: 7, inner: "autosave")))
+        #expect(direct != AnyHashableSendable(ElementEffectID(site: "rows", element: 7, inner: "watch")))
+        #expect(direct != AnyHashableSendable(ElementEffectID(site: "rows", element: "7", inner: "autosave")))
+        #expect(direct.base as? ElementEffectID == id)
+        #expect(direct.description == "rows[7]/autosave")
+        var table: [AnyHashableSendable: Int] = [:]
+        for element in 0..<100 { table[AnyHashableSendable(ElementEffectID(site: "rows", element: element, inner: "autosave"))] = element }
+        #expect(table[direct] == 7)
+        #expect(table.count == 100)
+    }
+
     @Test func wrappingAKeyDoesNotWrapItTwice() {
         let key = AnyHashableSendable("x")
         let rewrapped = AnyHashableSendable(key)

@@ -430,21 +430,39 @@ internal struct EffectMachine<Payload> {
         if isUnchanged(desired) { return }
 
         // Deduplicate: a later entry replaces an earlier one with the same key, at the first position.
+        // This code is not specialised: entries are read where they lie (an array subscript or a
+        // `for in` would copy whole entries, payload included), and a set without duplicates, the
+        // usual case, is used as it is.
         var position: [AnyHashableSendable: Int] = [:]
-        var unique: [ReconcileEntry<Payload>] = []
-        unique.reserveCapacity(desired.count)
-        for entry in desired {
-            if let existing = position[entry.key] {
-                let order = unique[existing].order
-                unique[existing] = entry
-                unique[existing].order = order
-            } else {
-                position[entry.key] = unique.count
-                unique.append(entry)
+        position.reserveCapacity(desired.count)
+        let hasDuplicates = desired.withUnsafeBufferPointer { entries in
+            var duplicate = false
+            for index in entries.indices where position.updateValue(index, forKey: entries[index].key) != nil {
+                duplicate = true
+                break
             }
+            return duplicate
+        }
+        var unique: [ReconcileEntry<Payload>]
+        if hasDuplicates {
+            position.removeAll(keepingCapacity: true)
+            unique = []
+            unique.reserveCapacity(desired.count)
+            for entry in desired {
+                if let existing = position[entry.key] {
+                    let order = unique[existing].order
+                    unique[existing] = entry
+                    unique[existing].order = order
+                } else {
+                    position[entry.key] = unique.count
+                    unique.append(entry)
+                }
+            }
+        } else {
+            unique = desired
         }
 
-        lastFullHadDuplicates = unique.count != desired.count
+        lastFullHadDuplicates = hasDuplicates
 
         // Leavers first, in their previous container order.
         var leavers: [Int] = []
@@ -454,19 +472,22 @@ internal struct EffectMachine<Payload> {
 
         var newSuppressed: [Bool] = []
         newSuppressed.reserveCapacity(unique.count)
-        for entry in unique {
-            guard let old = memoryIndex[entry.key] else {
-                newSuppressed.append(false)
-                scheduleChannel(entry.payload, traits: entry.traits, key: entry.key, now: now, using: interpreter)
-                continue
+        unique.withUnsafeBufferPointer { entries in
+            for index in entries.indices {
+                let entry = entries.baseAddress! + index
+                guard let old = memoryIndex[entry.pointee.key] else {
+                    newSuppressed.append(false)
+                    scheduleChannel(entry.pointee.payload, traits: entry.pointee.traits, key: entry.pointee.key, now: now, using: interpreter)
+                    continue
+                }
+                let suppressed = memorySuppressed[old]
+                newSuppressed.append(suppressed)
+                if !suppressed { apply(entry, remembered: old, now: now, using: interpreter) }
             }
-            let suppressed = memorySuppressed[old]
-            newSuppressed.append(suppressed)
-            if !suppressed { apply(entry, remembered: old, now: now, using: interpreter) }
         }
 
-        // Plain index loops: `map` over entries of an unspecialised generic type goes through
-        // the Collection witness, whose read coroutine allocates a frame per element.
+        // Plain index loops over entries in place: `map` over entries of an unspecialised generic
+        // type goes through the Collection witness, whose read coroutine allocates a frame per element.
         memoryIndex = position
         memoryKey.removeAll(keepingCapacity: true)
         memoryIdentity.removeAll(keepingCapacity: true)
@@ -475,14 +496,17 @@ internal struct EffectMachine<Payload> {
         memorySeq.removeAll(keepingCapacity: true)
         memorySegment.removeAll(keepingCapacity: true)
         for index in segmentCounts.indices { segmentCounts[index] = 0 }
-        for index in unique.indices {
-            memoryKey.append(unique[index].key)
-            memoryIdentity.append(unique[index].identity)
-            memoryReset.append(unique[index].reset)
-            memoryBroadcast.append(unique[index].broadcast)
-            memorySeq.append(unique[index].order ?? nextSeq &+ UInt64(index))
-            memorySegment.append(unique[index].segment)
-            countSegment(unique[index].segment, by: 1)
+        unique.withUnsafeBufferPointer { entries in
+            for index in entries.indices {
+                let entry = entries.baseAddress! + index
+                memoryKey.append(entry.pointee.key)
+                memoryIdentity.append(ChannelIdentity(id: entry.pointee.key, reset: entry.pointee.reset, broadcast: entry.pointee.broadcast))
+                memoryReset.append(entry.pointee.reset)
+                memoryBroadcast.append(entry.pointee.broadcast)
+                memorySeq.append(entry.pointee.order ?? nextSeq &+ UInt64(index))
+                memorySegment.append(entry.pointee.segment)
+                countSegment(entry.pointee.segment, by: 1)
+            }
         }
         nextSeq &+= UInt64(unique.count)
         memorySuppressed = newSuppressed
@@ -493,18 +517,18 @@ internal struct EffectMachine<Payload> {
     /// A desired entry that is remembered (and not suppressed): a reset-key change recreates it
     /// (after `settle`), a broadcast change is delivered, or reopens a channel no longer live.
     private mutating func apply<I: EffectInterpreter>(
-        _ entry: ReconcileEntry<Payload>, remembered old: Int, now: Duration, using interpreter: I
+        _ entry: UnsafePointer<ReconcileEntry<Payload>>, remembered old: Int, now: Duration, using interpreter: I
     ) where I.Payload == Payload {
-        if memoryReset[old] != entry.reset {
-            cancel(key: entry.key, using: interpreter)
-            openAfterSettle(entry, now: now, using: interpreter)
-        } else if memoryBroadcast[old] != entry.broadcast {
-            let slot = slotFor(entry.key)
+        if memoryReset[old] != entry.pointee.reset {
+            cancel(key: entry.pointee.key, using: interpreter)
+            openAfterSettle(entry.pointee, now: now, using: interpreter)
+        } else if memoryBroadcast[old] != entry.pointee.broadcast {
+            let slot = slotFor(entry.pointee.key)
             if settleTimer[slot] != nil {
-                settleTimer[slot]!.payload = entry.payload
-                settleTimer[slot]!.traits = entry.traits
+                settleTimer[slot]!.payload = entry.pointee.payload
+                settleTimer[slot]!.traits = entry.pointee.traits
             } else {
-                scheduleChannel(entry.payload, traits: entry.traits, key: entry.key, now: now, using: interpreter)
+                scheduleChannel(entry.pointee.payload, traits: entry.pointee.traits, key: entry.pointee.key, now: now, using: interpreter)
             }
         }
     }
@@ -627,7 +651,7 @@ internal struct EffectMachine<Payload> {
                     remember(entry)
                     continue
                 }
-                if !memorySuppressed[old] { apply(entry, remembered: old, now: now, using: interpreter) }
+                if !memorySuppressed[old] { withUnsafePointer(to: entry) { apply($0, remembered: old, now: now, using: interpreter) } }
                 memoryReset[old] = entry.reset
                 memoryBroadcast[old] = entry.broadcast
                 memoryIdentity[old] = entry.identity
@@ -676,7 +700,7 @@ internal struct EffectMachine<Payload> {
                 continue
             }
             suppressed.append(memorySuppressed[old])
-            if !memorySuppressed[old] { apply(entry, remembered: old, now: now, using: interpreter) }
+            if !memorySuppressed[old] { withUnsafePointer(to: entry) { apply($0, remembered: old, now: now, using: interpreter) } }
         }
         for key in leaverKeys { memoryIndex[key] = nil }
         for offset in desired.indices {
@@ -750,10 +774,16 @@ internal struct EffectMachine<Payload> {
     /// True when every desired entry matches memory and no remembered key is missing. No allocation.
     private mutating func isUnchanged(_ desired: [ReconcileEntry<Payload>]) -> Bool {
         beginMatch()
-        for index in desired.indices where !matchNext(desired[index].key, reset: desired[index].reset, broadcast: desired[index].broadcast) {
-            return false
+        // Fields read where the entries lie: this code is not specialised, and an array subscript
+        // would copy a whole entry (payload included) to read its key.
+        let matched = desired.withUnsafeBufferPointer { entries in
+            for index in entries.indices {
+                let entry = entries.baseAddress! + index
+                if !matchNext(entry.pointee.key, reset: entry.pointee.reset, broadcast: entry.pointee.broadcast) { return false }
+            }
+            return true
         }
-        return endMatch()
+        return matched && endMatch()
     }
 
     /// The memory position of `key` when it is remembered with these reset and broadcast keys.

@@ -10,61 +10,105 @@
 /// comparison instantiates generic metadata at run time), so reconciling thousands of channel
 /// keys stays cheap.
 public struct AnyHashableSendable: Hashable, @unchecked Sendable, CustomStringConvertible {
-    // `@unchecked`: `erased` only ever wraps a `Sendable` value (see the initialiser).
-    @usableFromInline let erased: AnyHashable
+    // `@unchecked`: `Direct.other` only ever wraps a `Sendable` value (see the initialiser).
     @usableFromInline let type: ObjectIdentifier
     /// The type identity and value hash, mixed once at creation (per-process seed, like `Hasher`).
     @usableFromInline let cachedHash: Int
-    /// The value itself when it is an `Int` or a `String` (the usual ids): two such keys compare
-    /// directly, without `AnyHashable`'s dynamic unboxing (hundreds of instructions a comparison).
+    /// The value: `Int`, `String` and the library's own ids as they are, any other value behind a
+    /// reference. Every case is a plain value or a reference, so a key copies with at most one
+    /// retain and compares without reaching `AnyHashable`'s dynamic unboxing (hundreds of
+    /// instructions a comparison).
     @usableFromInline let direct: Direct
 
     @usableFromInline
     enum Direct: Sendable {
-        case none
         case int(Int)
         case string(String)
+        /// A collection element's effect or channel id, held by reference: comparing two of them
+        /// compares their fields directly, where `AnyHashable` would unbox and copy the whole id
+        /// (thousands of instructions a comparison in a dictionary of element channels).
+        case scoped(ScopedKey)
+        /// The private registration of an id-less effect.
+        case anonymous(UInt64)
+        /// Any other value, as an `AnyHashable` behind a reference.
+        case other(ErasedKey)
+    }
+
+    /// An `ElementEffectID` behind a reference: copying the key copies one reference, and equal
+    /// references are equal ids without looking inside.
+    @usableFromInline
+    final class ScopedKey: Hashable, Sendable {
+        @usableFromInline let value: ElementEffectID
+
+        @inlinable init(_ value: ElementEffectID) { self.value = value }
+
+        @inlinable static func == (lhs: ScopedKey, rhs: ScopedKey) -> Bool { lhs === rhs || lhs.value == rhs.value }
+
+        @inlinable func hash(into hasher: inout Hasher) { hasher.combine(value) }
+    }
+
+    /// Any other key's value behind a reference: an `AnyHashable` is an existential, which would
+    /// make every copy of a key go through the runtime's generic value witnesses.
+    @usableFromInline
+    final class ErasedKey: @unchecked Sendable {
+        // `@unchecked`: it only ever wraps a `Sendable` value (see the initialiser).
+        @usableFromInline let value: AnyHashable
+
+        @inlinable init(_ value: AnyHashable) { self.value = value }
     }
 
     /// Wraps a value. Wrapping an `AnyHashableSendable` returns it unchanged (no double wrapping).
+    ///
+    /// `Int`, `String` and element ids are held as they are, without an `AnyHashable`: making one
+    /// asks the runtime for a custom representation (about 1,500 instructions a key). Specialised
+    /// at the call site, each cast below folds to a constant for the concrete type.
     @inlinable
     public init(_ base: some Hashable & Sendable) {
         if let already = base as? AnyHashableSendable {
             self = already
-        } else {
-            // A value larger than an existential's inline buffer is held by reference: see
-            // `LargeHashableKey`. The size test folds to a constant for the concrete type.
-            let erased = MemoryLayout.size(ofValue: base) > LargeHashableKeyThreshold.bytes
-                ? AnyHashable(LargeHashableKey(base))
-                : AnyHashable(base)
-            let type = ObjectIdentifier(Swift.type(of: base))
-            var hasher = Hasher()
-            hasher.combine(type)
-            // The value's own hash, not `erased`'s: hashing an `AnyHashable` first casts its value
-            // to find a custom representation, which allocates a box for any value larger than
-            // three words (an element-scoped id), on every creation. Equal keys have the same
-            // dynamic type, whose own `==` and `hash(into:)` agree.
-            hasher.combine(base)
-            self.erased = erased
-            self.type = type
-            cachedHash = hasher.finalize()
-            // Specialised at the call site: each cast folds to a constant for the concrete type.
-            if let value = base as? Int {
-                direct = .int(value)
-            } else if let value = base as? String {
-                direct = .string(value)
-            } else {
-                direct = .none
-            }
+            return
         }
+        // The dynamic type, even when a cast succeeds: no bridging (an `NSNumber` is not an `Int` key).
+        type = ObjectIdentifier(Swift.type(of: base))
+        var hasher = Hasher()
+        hasher.combine(type)
+        if let value = base as? Int {
+            hasher.combine(value)
+            direct = .int(value)
+        } else if let value = base as? String {
+            hasher.combine(value)
+            direct = .string(value)
+        } else if let value = base as? ElementEffectID {
+            hasher.combine(value)
+            direct = .scoped(ScopedKey(value))
+        } else if let value = base as? AnonymousEffectKey {
+            hasher.combine(value.value)
+            direct = .anonymous(value.value)
+        } else {
+            let erased = AnyHashable(base)
+            hasher.combine(erased)
+            direct = .other(ErasedKey(erased))
+        }
+        cachedHash = hasher.finalize()
+    }
+
+    /// The value when it is an `Int`.
+    @inlinable
+    var intValue: Int? {
+        if case .int(let value) = direct { return value }
+        return nil
     }
 
     /// The wrapped value.
     public var base: any Hashable & Sendable {
-        let value = erased.base
-        if let large = value as? any LargeKeyUnwrapping { return large.unwrapped }
+        switch direct {
+        case .int(let value): return value
+        case .string(let value): return value
+        case .scoped(let key): return key.value
+        case .anonymous(let value): return AnonymousEffectKey(value: value)
         // Only Sendable values are ever wrapped.
-        return value as! any Hashable & Sendable
+        case .other(let key): return key.value.base as! any Hashable & Sendable
+        }
     }
 
     /// Same dynamic type and equal values.
@@ -74,7 +118,11 @@ public struct AnyHashableSendable: Hashable, @unchecked Sendable, CustomStringCo
         switch (lhs.direct, rhs.direct) {
         case (.int(let left), .int(let right)): return left == right
         case (.string(let left), .string(let right)): return left == right
-        default: return lhs.erased == rhs.erased
+        case (.scoped(let left), .scoped(let right)): return left == right
+        case (.anonymous(let left), .anonymous(let right)): return left == right
+        case (.other(let left), .other(let right)): return left === right || left.value == right.value
+        // Equal types hold the same case.
+        default: return false
         }
     }
 
@@ -108,39 +156,4 @@ public struct AnyHashableSendable: Hashable, @unchecked Sendable, CustomStringCo
 
     /// The wrapped value's description.
     public var description: String { String(describing: base) }
-}
-
-/// The size above which a key's value is held by reference inside `AnyHashableSendable.erased`:
-/// an existential's inline buffer (three words).
-@usableFromInline
-internal enum LargeHashableKeyThreshold {
-    @inlinable static var bytes: Int { 3 &* MemoryLayout<Int>.size }
-}
-
-/// Unwraps a `LargeHashableKey` without knowing its value type.
-@usableFromInline
-internal protocol LargeKeyUnwrapping {
-    /// The wrapped value.
-    var unwrapped: any Hashable & Sendable { get }
-}
-
-/// A key value too large for an existential's inline buffer (an element-scoped id), held by
-/// reference inside `AnyHashable`. `AnyHashable` looks for a custom representation each time it
-/// compares or hashes its value, by casting the value to an existential: for a value larger than
-/// three words that cast allocates a heap box, twice per comparison. A reference fits inline, so
-/// comparing two such keys allocates nothing; the price is this one object when the key is made
-/// (where `AnyHashable` would have boxed the value anyway).
-@usableFromInline
-internal final class LargeHashableKey<Value: Hashable & Sendable>: Hashable, Sendable, LargeKeyUnwrapping {
-    @usableFromInline let value: Value
-
-    @inlinable init(_ value: Value) { self.value = value }
-
-    @inlinable static func == (lhs: LargeHashableKey, rhs: LargeHashableKey) -> Bool {
-        lhs === rhs || lhs.value == rhs.value
-    }
-
-    @inlinable func hash(into hasher: inout Hasher) { hasher.combine(value) }
-
-    @usableFromInline var unwrapped: any Hashable & Sendable { value }
 }

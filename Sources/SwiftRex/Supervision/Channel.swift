@@ -223,20 +223,20 @@ internal struct ChannelIdentity: Equatable, Sendable {
 
     @inlinable
     init(id: AnyHashableSendable, reset: AnyHashableSendable?, broadcast: AnyHashableSendable?) {
-        var kinds: UInt8 = 0
-        func describe(_ key: AnyHashableSendable?, _ shift: UInt8) -> (hash: Int, value: Int) {
-            guard let key else { return (0, 0) }
-            if case .int(let value) = key.direct {
-                kinds |= 1 << shift
-                return (key.cachedHash, value)
+        /// A key's hash, its value when it is an `Int`, and its kind (0 absent, 1 `Int`, 2 other).
+        func describe(_ key: AnyHashableSendable?) -> (hash: Int, value: Int, kind: UInt8) {
+            switch key {
+            case .none: return (0, 0, 0)
+            case .some(let key):
+                if case .int(let value) = key.direct { return (key.cachedHash, value, 1) }
+                return (key.cachedHash, 0, 2)
             }
-            kinds |= 2 << shift
-            return (key.cachedHash, 0)
         }
-        (idHash, idValue) = describe(id, 0)
-        (resetHash, resetValue) = describe(reset, 2)
-        (broadcastHash, broadcastValue) = describe(broadcast, 4)
-        self.kinds = kinds
+        let (idKind, resetKind, broadcastKind): (UInt8, UInt8, UInt8)
+        (idHash, idValue, idKind) = describe(id)
+        (resetHash, resetValue, resetKind) = describe(reset)
+        (broadcastHash, broadcastValue, broadcastKind) = describe(broadcast)
+        kinds = idKind | resetKind << 2 | broadcastKind << 4
     }
 
     /// Whether equal identities are equal keys: every key is an `Int` or absent.

@@ -131,15 +131,13 @@ enum ChatApp {
         var random: UInt64 = 0xC4A7_2026
         var open = 0
         var nextID: Int
-        var live: [Int]
-        var position: [Int: Int]
+        var live: LiveIDs
         var pendingOpen: Int?
         var typed = 0
 
         init(size: Int) {
             nextID = size
-            live = Array(0..<size)
-            position = Dictionary(uniqueKeysWithValues: (0..<size).map { ($0, $0) })
+            live = LiveIDs(count: size)
         }
 
         mutating func below(_ bound: Int) -> Int {
@@ -176,19 +174,13 @@ enum ChatApp {
             case 800..<860: return .conversation(ElementAction(below(nextID), action: .markRead))
             case 860..<880: return .toggleDark
             case 880..<890:
-                position[nextID] = live.count
-                live.append(nextID)
+                live.insert(nextID)
                 nextID &+= 1
                 return .insert(nextID &- 1)
             default:
                 var removed = live[below(live.count)]
                 if removed == open || removed == pendingOpen { removed = live[0] == open ? live[1] : live[0] }
-                let index = position.removeValue(forKey: removed)!
-                let last = live.removeLast()
-                if index < live.count {
-                    live[index] = last
-                    position[last] = index
-                }
+                live.remove(removed)
                 return .remove(removed)
             }
         }

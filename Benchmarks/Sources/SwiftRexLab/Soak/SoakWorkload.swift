@@ -116,13 +116,11 @@ enum SoakWorkload {
         var random = Generator(state: 0x50A4_2024)
         var nextID: Int
         /// The live ids, in no order, and where each is (swap-removal keeps both O(1)).
-        var live: [Int]
-        var position: [Int: Int]
+        var live: LiveIDs
 
         init(size: Int) {
             nextID = size
-            live = Array(0..<size)
-            position = Dictionary(uniqueKeysWithValues: (0..<size).map { ($0, $0) })
+            live = LiveIDs(count: size)
         }
 
         /// 35% bump, 15% level (half aimed at channel rows), 3% room (same), 15% ping (mailbox),
@@ -147,18 +145,12 @@ enum SoakWorkload {
             case 7_400..<7_410: return .all(.bump)
             case 7_410..<8_705:
                 nextID += 1
-                position[nextID - 1] = live.count
-                live.append(nextID - 1)
+                live.insert(nextID - 1)
                 return .insert(nextID - 1)
             default:
                 guard !live.isEmpty else { return .tick }
                 let removed = live[random.below(live.count)]
-                let index = position.removeValue(forKey: removed)!
-                let last = live.removeLast()
-                if index < live.count {
-                    live[index] = last
-                    position[last] = index
-                }
+                live.remove(removed)
                 return .remove(removed)
             }
         }
