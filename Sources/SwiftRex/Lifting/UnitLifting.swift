@@ -112,9 +112,12 @@ internal struct FocusLift<LA: Sendable, LS: Sendable, LE: Sendable, GA: Sendable
             } else {
                 reduce = { action, state, willWrite in lifted.reduce(action, &state, willWrite) }
             }
+            // A function forced inline, not a closure literal: the forwarder that adapts the
+            // action's passing convention then holds the whole body instead of calling it.
+            @inline(__always) @Sendable func run(_ action: GA, _ state: inout GS) { lifted.run(action, &state) }
             return ReducerUnit(
                 applies: { action, state in lifted.applies(action, &state) },
-                run: { action, state in lifted.run(action, &state) },
+                run: run,
                 reduce: reduce, scope: inner.scope, footprint: footprint, actionCase: actionCase,
                 runIsComplete: inner.runIsComplete
             )
