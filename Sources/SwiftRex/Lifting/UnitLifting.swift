@@ -114,6 +114,16 @@ internal struct FocusLift<LA: Sendable, LS: Sendable, LE: Sendable, GA: Sendable
             }
             // A function forced inline, not a closure literal: the forwarder that adapts the
             // action's passing convention then holds the whole body instead of calling it.
+            if case .stored(let offset) = inPlace {
+                // A stored part: the offset alone, no test of the focus's kind.
+                @inline(__always) @Sendable func runStored(_ action: GA, _ state: inout GS) { lifted.run(action, &state, at: offset) }
+                return ReducerUnit(
+                    applies: { action, state in lifted.applies(action, &state) },
+                    run: runStored,
+                    reduce: reduce, scope: inner.scope, footprint: footprint, actionCase: actionCase,
+                    runIsComplete: inner.runIsComplete
+                )
+            }
             @inline(__always) @Sendable func run(_ action: GA, _ state: inout GS) { lifted.run(action, &state) }
             return ReducerUnit(
                 applies: { action, state in lifted.applies(action, &state) },
@@ -293,6 +303,15 @@ internal final class InPlaceLiftedReducer<AL: ExtractsAction, LS>: Sendable {
     func run<GS>(_ action: AL.GlobalAction, _ state: inout GS) {
         guard let local = lane.extract(action) else { return }
         _ = focus.project(&state, as: LS.self) { innerRun(local, &$0) }
+    }
+
+    /// ``run(_:_:)`` for a focus stored at `offset`.
+    @inlinable @inline(__always)
+    func run<GS>(_ action: AL.GlobalAction, _ state: inout GS, at offset: Int) {
+        guard let local = lane.extract(action) else { return }
+        withUnsafeMutablePointer(to: &state) { whole in
+            innerRun(local, &UnsafeMutableRawPointer(whole).advanced(by: offset).assumingMemoryBound(to: LS.self).pointee)
+        }
     }
 
     /// Decides and mutates in one pass, the inner unit always applying: observers are told, then
