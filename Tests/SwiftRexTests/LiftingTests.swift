@@ -114,6 +114,32 @@ func collectingDiagnostics(_ body: () throws -> Void) rethrows -> [StoreDiagnost
         _ = token
     }
 
+    @Test func aStoreWithoutObserversRunsALiftedReducerTheSameWay() {
+        // No observer and no supervision: the Store runs the lifted unit without asking whether it
+        // applied. Hits, misses and an absent affine focus behave as with an observer, and an
+        // observer added later hears only the dispatches that mutate.
+        let counter = App.counter.lift(.action(App.counterPrism).state(\App.AppState.counter))
+        let detail = App.counter.lift(.action(App.detailPrism).state(\App.AppState.detail))
+        let store = Store(initial: App.AppState(), reducer: counter <> detail)
+        let soleCounter = Store(initial: App.AppState(), reducer: counter)
+        let soleDetail = Store(initial: App.AppState(), reducer: detail)
+        for target in [store, soleCounter] {
+            target.dispatch(.counter(.increment))
+            target.dispatch(.other)
+            target.dispatch(.counter(.increment))
+            #expect(target.state.counter == 2)
+        }
+        soleDetail.dispatch(.detail(.increment))
+        #expect(soleDetail.state == App.AppState())
+        var notifications = 0
+        let token = soleCounter.observe(didChange: { notifications += 1 })
+        soleCounter.dispatch(.other)
+        soleCounter.dispatch(.counter(.decrement))
+        #expect(soleCounter.state.counter == 1)
+        #expect(notifications == 1)
+        _ = token
+    }
+
     @Test func theLiftSpellingsAgree() {
         var viaScope = App.AppState()
         var viaLabels = App.AppState()

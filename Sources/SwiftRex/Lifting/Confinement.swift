@@ -17,7 +17,8 @@ extension ReducerUnit {
     /// This unit with what it writes narrowed to `footprint`.
     @inlinable
     func confined(to footprint: StateFootprint) -> ReducerUnit {
-        ReducerUnit(applies: applies, run: run, reduce: reduce, scope: scope, footprint: self.footprint.narrowed(to: footprint), actionCase: actionCase)
+        ReducerUnit(applies: applies, run: run, reduce: reduce, scope: scope, footprint: self.footprint.narrowed(to: footprint), actionCase: actionCase,
+                    runIsComplete: runIsComplete)
     }
 }
 

@@ -103,31 +103,35 @@ internal struct FocusLift<LA: Sendable, LS: Sendable, LE: Sendable, GA: Sendable
         let innerReduce = inner.reduce
         let isTotal = focus.isTotal
         if let inPlace = (focus as? any ReachesFocusInPlace)?.inPlaceFocus {
-            // The focus lies at a fixed offset: every closure carries the offset, not the lane.
+            // The focus lies at a fixed offset: every closure captures one reference to what it
+            // reads (the lane, the offset, the inner unit), so it is called with a single context
+            // word instead of the unpacked captures, and runs specialised for the lanes' types.
+            let lifted = InPlaceLiftedReducer<AL, LS>(lane, focus: inPlace, isTotal: isTotal, inner: inner)
             let reduce: @Sendable (GA, inout GS, () -> Void) -> Bool
             if innerApplies == nil {
-                // The inner unit always applies: tell observers, then run it directly.
-                reduce = { action, state, willWrite in
-                    guard let local = lane.extract(action) else { return false }
-                    return inPlace.project(&state, as: LS.self) { (focus: inout LS) -> Void in
-                        willWrite()
-                        innerRun(local, &focus)
-                    } != nil
-                }
+                reduce = { action, state, willWrite in lifted.reduceAlwaysApplying(action, &state, willWrite) }
             } else {
-                reduce = { action, state, willWrite in
-                    guard let local = lane.extract(action) else { return false }
-                    return inPlace.project(&state, as: LS.self) { innerReduce(local, &$0, willWrite) } ?? false
-                }
+                reduce = { action, state, willWrite in lifted.reduce(action, &state, willWrite) }
             }
-            return ReducerUnit(applies: { action, state in
-                guard let local = lane.extract(action) else { return false }
-                guard let innerApplies else { return isTotal || inPlace.project(&state, as: LS.self) { _ in } != nil }
-                return inPlace.project(&state, as: LS.self) { innerApplies(local, &$0) } ?? false
-            }, run: { action, state in
-                guard let local = lane.extract(action) else { return }
-                _ = inPlace.project(&state, as: LS.self) { innerRun(local, &$0) }
-            }, reduce: reduce, scope: inner.scope, footprint: footprint, actionCase: actionCase)
+            // A function forced inline, not a closure literal: the forwarder that adapts the
+            // action's passing convention then holds the whole body instead of calling it.
+            if case .stored(let offset) = inPlace {
+                // A stored part: the offset alone, no test of the focus's kind.
+                @inline(__always) @Sendable func runStored(_ action: GA, _ state: inout GS) { lifted.run(action, &state, at: offset) }
+                return ReducerUnit(
+                    applies: { action, state in lifted.applies(action, &state) },
+                    run: runStored,
+                    reduce: reduce, scope: inner.scope, footprint: footprint, actionCase: actionCase,
+                    runIsComplete: inner.runIsComplete
+                )
+            }
+            @inline(__always) @Sendable func run(_ action: GA, _ state: inout GS) { lifted.run(action, &state) }
+            return ReducerUnit(
+                applies: { action, state in lifted.applies(action, &state) },
+                run: run,
+                reduce: reduce, scope: inner.scope, footprint: footprint, actionCase: actionCase,
+                runIsComplete: inner.runIsComplete
+            )
         }
         // The pre-mutation test alone (for the APIs that ask before they run).
         let applies: @Sendable (GA, inout GS) -> Bool
@@ -166,7 +170,10 @@ internal struct FocusLift<LA: Sendable, LS: Sendable, LE: Sendable, GA: Sendable
                 return true
             }
         }
-        return ReducerUnit(applies: applies, run: run, reduce: reduce, scope: inner.scope, footprint: footprint, actionCase: actionCase)
+        return ReducerUnit(
+            applies: applies, run: run, reduce: reduce, scope: inner.scope, footprint: footprint, actionCase: actionCase,
+            runIsComplete: inner.runIsComplete
+        )
     }
 
     /// The focus's supervision seen from the app: its channels re-embed their actions; none while
@@ -256,6 +263,74 @@ internal struct FocusLift<LA: Sendable, LS: Sendable, LE: Sendable, GA: Sendable
                 return Self.lifted(evaluated, narrow: narrow, embed: embed)
             }))
         }
+    }
+}
+
+/// What a reducer unit lifted through a focus reached in place reads on every action: the action
+/// lane, where the focus lies and the inner unit. Its closures capture this one reference.
+@usableFromInline
+internal final class InPlaceLiftedReducer<AL: ExtractsAction, LS>: Sendable {
+    /// The action lane.
+    @usableFromInline let lane: AL
+    /// Where the focus lies in the app's state.
+    @usableFromInline let focus: InPlaceFocus
+    /// Whether the focus is always present (a stored part, not an optional's payload).
+    @usableFromInline let isTotal: Bool
+    /// The inner unit's closures.
+    @usableFromInline let innerApplies: (@Sendable (AL.LocalAction, inout LS) -> Bool)?
+    @usableFromInline let innerRun: @Sendable (AL.LocalAction, inout LS) -> Void
+    @usableFromInline let innerReduce: @Sendable (AL.LocalAction, inout LS, () -> Void) -> Bool
+
+    @inlinable
+    init(_ lane: AL, focus: InPlaceFocus, isTotal: Bool, inner: ReducerUnit<AL.LocalAction, LS>) {
+        self.lane = lane
+        self.focus = focus
+        self.isTotal = isTotal
+        innerApplies = inner.applies
+        innerRun = inner.run
+        innerReduce = inner.reduce
+    }
+
+    /// The pre-mutation test: the action extracts, the focus is present and the inner unit applies.
+    @inlinable @inline(__always)
+    func applies<GS>(_ action: AL.GlobalAction, _ state: inout GS) -> Bool {
+        guard let local = lane.extract(action) else { return false }
+        guard let innerApplies else { return isTotal || focus.project(&state, as: LS.self) { _ in } != nil }
+        return focus.project(&state, as: LS.self) { innerApplies(local, &$0) } ?? false
+    }
+
+    /// Runs the inner unit on the focus, where it lies, when the action extracts.
+    @inlinable @inline(__always)
+    func run<GS>(_ action: AL.GlobalAction, _ state: inout GS) {
+        guard let local = lane.extract(action) else { return }
+        _ = focus.project(&state, as: LS.self) { innerRun(local, &$0) }
+    }
+
+    /// ``run(_:_:)`` for a focus stored at `offset`.
+    @inlinable @inline(__always)
+    func run<GS>(_ action: AL.GlobalAction, _ state: inout GS, at offset: Int) {
+        guard let local = lane.extract(action) else { return }
+        withUnsafeMutablePointer(to: &state) { whole in
+            innerRun(local, &UnsafeMutableRawPointer(whole).advanced(by: offset).assumingMemoryBound(to: LS.self).pointee)
+        }
+    }
+
+    /// Decides and mutates in one pass, the inner unit always applying: observers are told, then
+    /// it runs directly.
+    @inlinable @inline(__always)
+    func reduceAlwaysApplying<GS>(_ action: AL.GlobalAction, _ state: inout GS, _ willWrite: () -> Void) -> Bool {
+        guard let local = lane.extract(action) else { return false }
+        return focus.project(&state, as: LS.self) { (focus: inout LS) -> Void in
+            willWrite()
+            innerRun(local, &focus)
+        } != nil
+    }
+
+    /// Decides and mutates in one pass, the inner unit deciding for itself.
+    @inlinable @inline(__always)
+    func reduce<GS>(_ action: AL.GlobalAction, _ state: inout GS, _ willWrite: () -> Void) -> Bool {
+        guard let local = lane.extract(action) else { return false }
+        return focus.project(&state, as: LS.self) { innerReduce(local, &$0, willWrite) } ?? false
     }
 }
 

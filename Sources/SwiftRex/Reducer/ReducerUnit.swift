@@ -35,6 +35,11 @@ internal struct ReducerUnit<Action, State>: Sendable {
     /// ``CaseIndexable``); `nil` when it may act on any action.
     @usableFromInline
     let actionCase: Int?
+    /// Whether ``run`` has every effect ``reduce`` has, save the `willWrite` call and the returned
+    /// flag: a Store with nobody to tell and nothing to reconcile may then run it instead. `false`
+    /// when `reduce` does more (a collection lift reports a missing element only there).
+    @usableFromInline
+    let runIsComplete: Bool
 
     /// A unit from a test and a reduce that runs when the test passes (`applies == nil`: always).
     @inlinable
@@ -48,6 +53,7 @@ internal struct ReducerUnit<Action, State>: Sendable {
         self.scope = scope
         self.footprint = footprint
         actionCase = nil
+        runIsComplete = true
         if let applies {
             self.run = { action, state in if applies(action, &state) { run(action, &state) } }
             reduce = { action, state, willWrite in
@@ -74,7 +80,8 @@ internal struct ReducerUnit<Action, State>: Sendable {
         reduce: @escaping @Sendable (Action, inout State, _ willWrite: () -> Void) -> Bool,
         scope: MutationScope,
         footprint: UnitFootprint,
-        actionCase: Int? = nil
+        actionCase: Int? = nil,
+        runIsComplete: Bool = false
     ) {
         self.applies = applies
         self.run = run
@@ -82,6 +89,7 @@ internal struct ReducerUnit<Action, State>: Sendable {
         self.scope = scope
         self.footprint = footprint
         self.actionCase = actionCase
+        self.runIsComplete = runIsComplete
     }
 
     /// Whether the unit acts on `action`. Takes the state `inout` only to pass its address: a

@@ -49,6 +49,10 @@ public final class Store<Action: Sendable, State: Sendable, Environment: Sendabl
     /// so the hot path calls its closures without copying (retaining) them out of an array.
     @usableFromInline let soleReducer: ReducerUnit<Action, State>
     @usableFromInline let hasSoleReducer: Bool
+    /// Whether, while nobody observes, `soleReducer.run` alone does all a dispatch needs: the unit
+    /// always applies, or its `run` does all its `reduce` does and nothing supervises (so whether
+    /// it applied changes nothing).
+    @usableFromInline let soleReducerRunsBare: Bool
     @usableFromInline let supervisor: (@MainActor @Sendable (State) -> Supervision<Action, Environment>)?
     /// Phase 5's segments and collection trackers; `nil` when nothing supervises.
     @usableFromInline var supervision: SupervisionPlan<State, Action, Environment>?
@@ -137,6 +141,7 @@ public final class Store<Action: Sendable, State: Sendable, Environment: Sendabl
         hasSoleReducer = behavior.isReducerOnly && reducerUnits.count == 1
         soleReducer = hasSoleReducer ? reducerUnits[0] : ReducerUnit(applies: { _, _ in false }, scope: .nothing, run: { _, _ in })
         supervisor = behavior.supervisor
+        soleReducerRunsBare = soleReducer.applies == nil || (soleReducer.runIsComplete && behavior.supervisor == nil)
         reducersScope = reducerUnits.reduce(MutationScope.nothing) { $0.merged($1.scope) }
         let plan = behavior.supervisor == nil ? nil : SupervisionPlan<State, Action, Environment>(units: behavior.units.compactMap { unit in
             if case .supervision(let supervision) = unit { return supervision }
@@ -326,7 +331,11 @@ public final class Store<Action: Sendable, State: Sendable, Environment: Sendabl
     /// The reducer-only path for a single unit.
     @inlinable
     internal func runSoleReducer(_ action: Action, depth: Int) {
-        if soleReducer.applies != nil {
+        if soleReducerRunsBare, observers.isEmpty {
+            // Nobody to tell: the unit runs alone (a lifted one skips by itself when it does not
+            // apply, and then nothing supervises).
+            soleReducer.run(action, &storage)
+        } else if soleReducer.applies != nil {
             // A lifted unit decides and mutates in one pass; observers hear `willChange` just
             // before its first write.
             if observers.willChangeCount == 0 {
@@ -335,8 +344,6 @@ public final class Store<Action: Sendable, State: Sendable, Environment: Sendabl
                 guard soleReducer.reduce(action, &storage, { notify(willChange: true) }) else { return }
             }
             notify(willChange: false)
-        } else if observers.isEmpty {
-            soleReducer.run(action, &storage)
         } else {
             notify(willChange: true)
             soleReducer.run(action, &storage)

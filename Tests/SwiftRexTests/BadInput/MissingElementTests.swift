@@ -52,6 +52,24 @@ struct MissingElementTests {
         _ = token
     }
 
+    @Test func aReducerOnlyStoreWithoutObserversStillReports() {
+        // Nobody observes and nothing supervises: the Store may skip asking whether a unit
+        // applied, but a collection lift reports a missing element only while deciding, so it
+        // must still be asked, bare and lifted once more through a key path.
+        let touch = Reducer<App.RowAction, App.Row>.reduce { action, row in if action == .touch { row.touches += 1 } }
+        let lifted = touch.liftCollection(.action(App.rowPrism).state(\App.AppState.rows))
+        let relifted = lifted.lift(.action(Prism<App.AppAction, App.AppAction>.identity).state(\App.AppState.self))
+        for reducer in [lifted, relifted] {
+            let store = Store(initial: BadInput.state(rows: [1]), reducer: reducer)
+            let diagnostics = collectingDiagnostics {
+                store.dispatch(.row(ElementAction(2, action: .touch)))
+                store.dispatch(.row(ElementAction(1, action: .touch)))
+            }
+            #expect(store.state.rows.map(\.touches) == [1])
+            #expect(diagnostics.map(\.kind) == [.missingElement])
+        }
+    }
+
     @Test func anOutOfRangePositionIsAMissingElement() {
         var state = BadInput.state(rows: [10, 20])
         let before = state
