@@ -92,13 +92,6 @@ public struct AnyHashableSendable: Hashable, @unchecked Sendable, CustomStringCo
         cachedHash = hasher.finalize()
     }
 
-    /// The value when it is an `Int`.
-    @inlinable
-    var intValue: Int? {
-        if case .int(let value) = direct { return value }
-        return nil
-    }
-
     /// The wrapped value.
     public var base: any Hashable & Sendable {
         switch direct {
