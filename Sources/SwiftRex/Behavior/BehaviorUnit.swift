@@ -57,3 +57,65 @@ internal enum BehaviorUnit<Action: Sendable, State: Sendable, Environment: Senda
         return true
     }
 }
+
+/// One unit of a behavior as a Store's full dispatch reads it: its kind and the closures and
+/// figures each phase needs, behind one reference (copying a ``BehaviorUnit`` out of its array
+/// copies and retains every closure it holds, twice per dispatch). Closures a kind does not use
+/// are no-ops, not optionals: an optional closure is stored reabstracted, and calling it boxes the
+/// caller's `willWrite` closure.
+@usableFromInline
+internal final class PhaseStep<Action: Sendable, State: Sendable, Environment: Sendable>: Sendable {
+    /// What the unit is.
+    @usableFromInline enum Kind: Sendable {
+        case reducer
+        case producer
+        case reaction
+        case supervision
+    }
+
+    @usableFromInline let kind: Kind
+    /// A reducer unit's decide-and-mutate pass.
+    @usableFromInline let reduce: @Sendable (Action, inout State, _ willWrite: () -> Void) -> Bool
+    /// A reducer unit's action case, when it is lifted through a case-indexed prism.
+    @usableFromInline let actionCase: Int?
+    /// A producer's phase-1 handler.
+    @usableFromInline let produce: @MainActor @Sendable (Action, PreReducerContext<State>) -> Producer<Action, State, Environment>?
+    /// A reaction's phase-1 handler.
+    @usableFromInline let react: @MainActor @Sendable (Action, PreReducerContext<State>) -> Reaction<Action, State, Environment>
+    /// What a reducer's or reaction's mutation may touch.
+    @usableFromInline let scope: MutationScope
+    /// The supervision segments (and removal bit) the unit's writes reach.
+    @usableFromInline let mask: UInt64
+
+    /// The step of `unit`, whose writes reach `mask`.
+    @inlinable
+    init(_ unit: BehaviorUnit<Action, State, Environment>, mask: UInt64) {
+        self.mask = mask
+        var reduce: @Sendable (Action, inout State, _ willWrite: () -> Void) -> Bool = { _, _, _ in false }
+        var actionCase: Int?
+        var produce: @MainActor @Sendable (Action, PreReducerContext<State>) -> Producer<Action, State, Environment>? = { _, _ in nil }
+        var react: @MainActor @Sendable (Action, PreReducerContext<State>) -> Reaction<Action, State, Environment> = { _, _ in .doNothing }
+        var scope = MutationScope.nothing
+        switch unit {
+        case .reducer(let reducer):
+            kind = .reducer
+            reduce = reducer.reduce
+            actionCase = reducer.actionCase
+            scope = reducer.scope
+        case .producer(let handler, _):
+            kind = .producer
+            produce = handler
+        case .reaction(let handler, let reactionScope, _):
+            kind = .reaction
+            react = handler
+            scope = reactionScope
+        case .supervision:
+            kind = .supervision
+        }
+        self.reduce = reduce
+        self.actionCase = actionCase
+        self.produce = produce
+        self.react = react
+        self.scope = scope
+    }
+}

@@ -58,15 +58,17 @@ public final class Store<Action: Sendable, State: Sendable, Environment: Sendabl
     @usableFromInline var supervision: SupervisionPlan<State, Action, Environment>?
     /// The union of every reducer unit's mutation scope (what an always-applying fold may change).
     @usableFromInline let reducersScope: MutationScope
-    /// Per unit of `behavior.units`: the supervision segments its mutation can reach, plus
-    /// `SupervisionPlan.removalBit` when it may remove collection elements that own effects.
-    /// Worked out once, from the units' footprints; a dispatch ORs the masks of what mutated.
-    @usableFromInline let unitMasks: [UInt64]
     /// Per unit of `reducerUnits`: its reduce, scope and mask, what a dispatch that asks every
     /// unit reads. Owns the steps `reducerStepRefs` points to.
     @usableFromInline let reducerSteps: [ReducerStep<Action, State>]
     /// Unowned references to `reducerSteps`: the hot loop reads them without retaining.
     @usableFromInline let reducerStepRefs: [Unmanaged<ReducerStep<Action, State>>]
+    /// Every unit of `behavior.units`, in order, as the full dispatch reads it (one reference
+    /// each, where a unit copied out of `behavior.units` retains every closure it holds), with its
+    /// mask: the supervision segments its mutation can reach, plus `SupervisionPlan.removalBit`
+    /// when it may remove collection elements that own effects. A dispatch ORs the masks of what
+    /// mutated.
+    @usableFromInline let phaseSteps: [PhaseStep<Action, State, Environment>]
     /// The union of the reducer units' masks (what an always-applying fold may reach).
     @usableFromInline let reducersMask: UInt64
     /// `soleReducer`'s mask.
@@ -148,7 +150,6 @@ public final class Store<Action: Sendable, State: Sendable, Environment: Sendabl
             return nil
         })
         let masks = Self.masks(of: behavior.units, plan: plan)
-        unitMasks = masks
         var reducerMasks: [UInt64] = []
         for (index, unit) in behavior.units.enumerated() {
             if case .reducer = unit { reducerMasks.append(masks[index]) }
@@ -156,6 +157,7 @@ public final class Store<Action: Sendable, State: Sendable, Environment: Sendabl
         let reducerSteps = behavior.isReducerOnly ? zip(reducerUnits, reducerMasks).map { ReducerStep($0, mask: $1) } : []
         self.reducerSteps = reducerSteps
         reducerStepRefs = reducerSteps.map { Unmanaged.passUnretained($0) }
+        phaseSteps = behavior.isReducerOnly ? [] : zip(behavior.units, masks).map { PhaseStep($0, mask: $1) }
         reducersMask = reducerMasks.reduce(0, |)
         soleReducerMask = hasSoleReducer ? reducerMasks[0] : 0
         threshold = max(1, StoreHooks.reentranceThreshold)
@@ -184,7 +186,7 @@ public final class Store<Action: Sendable, State: Sendable, Environment: Sendabl
         }
     }
 
-    /// Each unit's mask (see `unitMasks`): the segments of `plan` its writes overlap, and the
+    /// Each unit's mask: the supervision segments of `plan` its writes overlap, and the
     /// removal bit when it is not scoped to collection elements yet writes where elements owning
     /// effects live. Reports, once, a catch-all unit that makes a collection's supervision re-run.
     @usableFromInline
@@ -395,21 +397,21 @@ public final class Store<Action: Sendable, State: Sendable, Environment: Sendabl
         var scope = MutationScope.nothing
         var mask: UInt64 = 0
         var firstProducer: Producer<Action, State, Environment>?
-        for (index, unit) in behavior.units.enumerated() {
-            switch unit {
-            case .reducer:
-                break
-            case .producer(let produce, _):
-                if let reader = produce(action, context) {
+        let steps = phaseSteps
+        for index in steps.indices {
+            let step = steps[index]
+            switch step.kind {
+            case .producer:
+                if let reader = step.produce(action, context) {
                     if firstProducer == nil { firstProducer = reader } else { producers.append(reader) }
                 }
-            case .reaction(let react, let reactionScope, _):
+            case .reaction:
                 // One entry per reaction unit, in order; `.unchanged` is the identity (no closure).
-                let reaction = react(action, context)
+                let reaction = step.react(action, context)
                 if case .mutation(let endo) = reaction.mutation {
                     mutates = true
-                    scope = scope.merged(reactionScope)
-                    mask |= unitMasks[index]
+                    scope = scope.merged(step.scope)
+                    mask |= step.mask
                     reactionMutations.append(endo)
                 } else {
                     reactionMutations.append(.identity)
@@ -417,7 +419,7 @@ public final class Store<Action: Sendable, State: Sendable, Environment: Sendabl
                 if let producer = reaction.producer {
                     if firstProducer == nil { firstProducer = producer } else { producers.append(producer) }
                 }
-            case .supervision:
+            case .reducer, .supervision:
                 break
             }
         }
@@ -432,18 +434,19 @@ public final class Store<Action: Sendable, State: Sendable, Environment: Sendabl
             var reactionIndex = 0
             // With a case-indexed action, reducer units lifted through another case are skipped.
             let actionCase = routes.caseOf?(action)
-            for (index, unit) in behavior.units.enumerated() {
-                switch unit {
-                case .reducer(let reducer):
-                    if let actionCase, let unitCase = reducer.actionCase, unitCase != actionCase { continue }
-                    if reducer.reduce(action, &storage, {
+            for index in steps.indices {
+                let step = steps[index]
+                switch step.kind {
+                case .reducer:
+                    if let actionCase, let unitCase = step.actionCase, unitCase != actionCase { continue }
+                    if step.reduce(action, &storage, {
                         if !notified {
                             notified = true
                             notify(willChange: true)
                         }
                     }) {
-                        scope = scope.merged(reducer.scope)
-                        mask |= unitMasks[index]
+                        scope = scope.merged(step.scope)
+                        mask |= step.mask
                     }
                 case .reaction:
                     reactionMutations[reactionIndex].runEndoMut(&storage)
