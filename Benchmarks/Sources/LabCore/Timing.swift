@@ -83,7 +83,8 @@ public struct TimingResult: Sendable, Equatable {
 /// Times and counts a measured closure `(iterations) -> Void`.
 public enum Harness {
     /// Times `body`: scales the inner loop so a sample lasts about
-    /// `targetSampleNanoseconds`, warms up once, then takes `samples` samples (fewer when they
+    /// `targetSampleNanoseconds` (a scaling run long enough to stop the scaling is repeated and
+    /// the faster run counts, so one-off first-call work does not size the samples), warms up once, then takes `samples` samples (fewer when they
     /// would not fit the configuration's budget, at least `minimumSamples`). Samples never run
     /// fewer than `minimumIterations` (see ``Scenario/minimumIterations``), where scaling starts.
     @MainActor
@@ -91,11 +92,19 @@ public enum Harness {
         let target = max(configuration.targetSampleNanoseconds, 1)
         var iterations = max(1, min(minimumIterations, maxIterations))
         var elapsed: UInt64 = 0
-        // Grow geometrically until one run takes at least a tenth of the target.
+        // Grow geometrically until one run takes at least a tenth of the target. A run that
+        // reaches it is repeated at the same size and the faster of the two counts: the first
+        // calls of a scenario can pay one-off work (a cache filled on first use, a cold page),
+        // which would otherwise size every sample at a handful of operations.
         while true {
-            let start = monotonicNanoseconds()
+            var start = monotonicNanoseconds()
             await body(iterations)
             elapsed = monotonicNanoseconds() &- start
+            if elapsed >= target / 10 {
+                start = monotonicNanoseconds()
+                await body(iterations)
+                elapsed = min(elapsed, monotonicNanoseconds() &- start)
+            }
             if elapsed >= target / 10 || iterations >= maxIterations { break }
             let factor = elapsed == 0 ? 16 : min(16, max(2, Int((Double(target) / 10 / Double(elapsed)).rounded(.up))))
             iterations = min(maxIterations, iterations * factor)
