@@ -150,9 +150,11 @@ enum ChatApp {
 
         static let drafts = ["h", "he", "hel", "hell", "hello", "hello t", "hello th", "hello there"]
 
-        /// Per 1,000 actions: 500 draft keystrokes and 100 sends in the open conversation, 150
+        /// Per 1,000 actions: 600 draft keystrokes and 100 sends in the open conversation, 150
         /// search keystrokes, 50 conversation switches (a close, then an open), 60 mark-as-read on
-        /// any conversation (some already removed), 20 settings toggles, 10 inserts, 10 removals.
+        /// any conversation (some already removed), 20 settings toggles, 10 inserts, 10 removals
+        /// (inserts and removals balance, so the collection stays near its size however long the
+        /// run).
         mutating func next() -> Action {
             if let target = pendingOpen {
                 pendingOpen = nil
@@ -161,28 +163,33 @@ enum ChatApp {
             }
             let roll = below(1_000)
             switch roll {
-            case 0..<500:
+            case 0..<600:
                 typed &+= 1
                 return .conversation(ElementAction(open, action: .type(Self.drafts[typed & 7])))
-            case 500..<600: return .conversation(ElementAction(open, action: .send))
-            case 600..<750:
+            case 600..<700: return .conversation(ElementAction(open, action: .send))
+            case 700..<850:
                 typed &+= 1
                 return .search(Self.drafts[typed & 7])
-            case 750..<800:
+            case 850..<900:
                 pendingOpen = live[below(live.count)]
                 return .conversation(ElementAction(open, action: .close))
-            case 800..<860: return .conversation(ElementAction(below(nextID), action: .markRead))
-            case 860..<880: return .toggleDark
-            case 880..<890:
-                live.insert(nextID)
-                nextID &+= 1
-                return .insert(nextID &- 1)
+            case 900..<960: return .conversation(ElementAction(below(nextID), action: .markRead))
+            case 960..<980: return .toggleDark
+            case 980..<990: return insert()
             default:
+                // The open conversation (and the one about to open) stays; so do the last two rows.
+                guard live.count > 2 else { return insert() }
                 var removed = live[below(live.count)]
                 if removed == open || removed == pendingOpen { removed = live[0] == open ? live[1] : live[0] }
                 live.remove(removed)
                 return .remove(removed)
             }
+        }
+
+        private mutating func insert() -> Action {
+            live.insert(nextID)
+            nextID &+= 1
+            return .insert(nextID &- 1)
         }
     }
 
