@@ -463,7 +463,7 @@ internal final class EffectEngine<Action: Sendable>: EffectInterpreter {
     private var settledOpenChannelKeys: [AnyHashableSendable] = []
     private var settledLiveKeyCount = 0
 
-    @usableFromInline
+    @usableFromInline @inline(__always)
     static func traits(_ payload: Effect<Action>.Component.ChannelPayload) -> ChannelTraits {
         ChannelTraits(isPipeOnly: payload.isPipeOnly, delivery: payload.delivery, deliversOnOpen: payload.deliversOnOpen)
     }

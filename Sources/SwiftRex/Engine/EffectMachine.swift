@@ -57,14 +57,31 @@ internal struct ReconcileEntry<Payload> {
     var payload: Payload
     var traits: ChannelTraits
     /// The supervision segment (one supervision unit of the behavior) that wants the channel.
-    var segment: Int = 0
+    var segment: Int
     /// The channel's place in container order (segment, element, index within the element),
     /// which orders leavers (cancelled in container order) even after single-element reconciles;
     /// `nil`: its desired position.
-    var order: UInt64? = nil
+    var order: UInt64?
 
     /// The identity as plain data (see `ChannelIdentity`).
     var identity: ChannelIdentity { ChannelIdentity(id: key, reset: reset, broadcast: broadcast) }
+
+    /// An entry. Always inlined: called per channel from unspecialised code, an out-of-line
+    /// initialiser looks up the entry's generic metadata on every call.
+    @inline(__always)
+    init(
+        key: AnyHashableSendable, reset: AnyHashableSendable?, broadcast: AnyHashableSendable?, settle: Duration?,
+        payload: Payload, traits: ChannelTraits, segment: Int = 0, order: UInt64? = nil
+    ) {
+        self.key = key
+        self.reset = reset
+        self.broadcast = broadcast
+        self.settle = settle
+        self.payload = payload
+        self.traits = traits
+        self.segment = segment
+        self.order = order
+    }
 }
 
 /// A key that never equals a user id: the private registration of an id-less component.
@@ -482,32 +499,51 @@ internal struct EffectMachine<Payload> {
                 }
                 let suppressed = memorySuppressed[old]
                 newSuppressed.append(suppressed)
-                if !suppressed { apply(entry, remembered: old, now: now, using: interpreter) }
+                // Compared here, where the keys are at hand: `apply` (out of line, unspecialised)
+                // looks up generic metadata on every call, which is most of a full reconcile's
+                // per-channel cost when nothing about the channel changed.
+                if !suppressed, memoryReset[old] != entry.pointee.reset || memoryBroadcast[old] != entry.pointee.broadcast {
+                    apply(entry, remembered: old, now: now, using: interpreter)
+                }
             }
         }
 
         // Plain index loops over entries in place: `map` over entries of an unspecialised generic
         // type goes through the Collection witness, whose read coroutine allocates a frame per element.
         memoryIndex = position
-        memoryKey.removeAll(keepingCapacity: true)
-        memoryIdentity.removeAll(keepingCapacity: true)
-        memoryReset.removeAll(keepingCapacity: true)
-        memoryBroadcast.removeAll(keepingCapacity: true)
-        memorySeq.removeAll(keepingCapacity: true)
-        memorySegment.removeAll(keepingCapacity: true)
-        for index in segmentCounts.indices { segmentCounts[index] = 0 }
+        // The memory is refilled in locals (moved out of `self`, so their storage is reused): a
+        // loop writing this generic struct's fields looks up its metadata on every entry.
+        var keys = Self.takeEmptied(&memoryKey)
+        var identities = Self.takeEmptied(&memoryIdentity)
+        var resets = Self.takeEmptied(&memoryReset)
+        var broadcasts = Self.takeEmptied(&memoryBroadcast)
+        var seqs = Self.takeEmptied(&memorySeq)
+        var segments = Self.takeEmptied(&memorySegment)
+        var counts = segmentCounts
+        segmentCounts = []
+        for index in counts.indices { counts[index] = 0 }
+        let firstSeq = nextSeq
         unique.withUnsafeBufferPointer { entries in
             for index in entries.indices {
                 let entry = entries.baseAddress! + index
-                memoryKey.append(entry.pointee.key)
-                memoryIdentity.append(ChannelIdentity(id: entry.pointee.key, reset: entry.pointee.reset, broadcast: entry.pointee.broadcast))
-                memoryReset.append(entry.pointee.reset)
-                memoryBroadcast.append(entry.pointee.broadcast)
-                memorySeq.append(entry.pointee.order ?? nextSeq &+ UInt64(index))
-                memorySegment.append(entry.pointee.segment)
-                countSegment(entry.pointee.segment, by: 1)
+                keys.append(entry.pointee.key)
+                identities.append(ChannelIdentity(id: entry.pointee.key, reset: entry.pointee.reset, broadcast: entry.pointee.broadcast))
+                resets.append(entry.pointee.reset)
+                broadcasts.append(entry.pointee.broadcast)
+                seqs.append(entry.pointee.order ?? firstSeq &+ UInt64(index))
+                let segment = entry.pointee.segment
+                segments.append(segment)
+                while counts.count <= segment { counts.append(0) }
+                counts[segment] &+= 1
             }
         }
+        memoryKey = keys
+        memoryIdentity = identities
+        memoryReset = resets
+        memoryBroadcast = broadcasts
+        memorySeq = seqs
+        memorySegment = segments
+        segmentCounts = counts
         nextSeq &+= UInt64(unique.count)
         memorySuppressed = newSuppressed
         memoryEpoch = Array(repeating: epoch, count: unique.count)
@@ -563,6 +599,14 @@ internal struct EffectMachine<Payload> {
             guard let index = memoryIndex[previousKey(position)], memoryEpoch[index] == epoch else { return false }
         }
         return true
+    }
+
+    /// The array's elements removed, its storage moved out (so `array` no longer shares it).
+    private static func takeEmptied<Element>(_ array: inout [Element]) -> [Element] {
+        var taken: [Element] = []
+        swap(&taken, &array)
+        taken.removeAll(keepingCapacity: true)
+        return taken
     }
 
     /// Adds `delta` to `segment`'s count of remembered channels.
