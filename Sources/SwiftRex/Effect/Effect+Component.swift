@@ -104,6 +104,15 @@ extension Effect {
         /// Transforms the emitted actions, keeping source, scheduling and channel payload.
         @inlinable
         public func map<NewAction: Sendable>(_ transform: @escaping @Sendable (Action) -> NewAction) -> Effect<NewAction>.Component {
+            map(transform, scheduling: scheduling, owner: owner)
+        }
+
+        /// This component's work and channel with their actions transformed, under `scheduling`
+        /// and `owner`: one new component where a map and a re-scheduling would build two.
+        @inlinable
+        internal func map<NewAction: Sendable>(
+            _ transform: @escaping @Sendable (Action) -> NewAction, scheduling: EffectScheduling, owner: EffectOwner?
+        ) -> Effect<NewAction>.Component {
             let newWork: Effect<NewAction>.Component.Work
             switch work {
             case .just(let action): newWork = .just(action.map(transform))

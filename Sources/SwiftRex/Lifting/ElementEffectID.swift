@@ -87,6 +87,25 @@ extension Effect.Component {
 }
 
 extension Channel {
+    /// This channel's actions transformed and its id (and its component's id) stamped with the
+    /// element and the lift site: `mapAction` then `scopedToElement`, building one channel where
+    /// the two build two (a collection's supervision does this for every channel of every element).
+    @inlinable
+    internal func liftedToElement<NewAction: Sendable>(
+        _ element: some Hashable & Sendable, site: LiftSite, _ transform: @escaping @Sendable (Action) -> NewAction
+    ) -> Channel<NewAction> {
+        let scopedID = AnyHashableSendable(ElementEffectID(site: site, element: element, inner: id))
+        var scheduling = component.scheduling
+        scheduling.id = scopedID
+        return Channel<NewAction>(
+            id: scopedID,
+            resetIdentity: resetIdentity,
+            broadcastIdentity: broadcastIdentity,
+            settle: settle,
+            component: component.map(transform, scheduling: scheduling, owner: nil)
+        )
+    }
+
     /// This channel with its id (and its component's id) stamped with the element and the lift site.
     @inlinable
     public func scopedToElement(_ element: some Hashable & Sendable, site: LiftSite) -> Channel {

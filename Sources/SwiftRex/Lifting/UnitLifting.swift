@@ -715,7 +715,7 @@ internal struct ElementLift<LA: Sendable, LS: Sendable, LE: Sendable, GA: Sendab
                 var channels: Keep<GA> = []
                 for (id, supervision) in perElement {
                     for channel in supervision.runReader(local) {
-                        channels.append(channel.mapAction { embed(id, $0) }.scopedToElement(id, site: site))
+                        channels.append(channel.liftedToElement(id, site: site) { embed(id, $0) })
                     }
                 }
                 return channels
@@ -738,7 +738,7 @@ internal struct ElementLift<LA: Sendable, LS: Sendable, LE: Sendable, GA: Sendab
         let forEachSlotted = self.forEachSlotted
         @MainActor func channels(of id: ID, _ slice: LS, _ environment: LE, into keep: inout Keep<GA>) {
             for channel in supervise(slice).runReader(environment) {
-                keep.append(channel.mapAction { embed(id, $0) }.scopedToElement(id, site: site))
+                keep.append(channel.liftedToElement(id, site: site) { embed(id, $0) })
             }
         }
         return ElementSupervisionTracker(
