@@ -107,6 +107,12 @@ internal struct FocusLift<LA: Sendable, LS: Sendable, LE: Sendable, GA: Sendable
             // reads (the lane, the offset, the inner unit), so it is called with a single context
             // word instead of the unpacked captures, and runs specialised for the lanes' types.
             let lifted = InPlaceLiftedReducer<AL, LS>(lane, focus: inPlace, isTotal: isTotal, inner: inner)
+            // Side by side with units of the same lane and local state types, a Store asks them
+            // all in one loop built here, specialised for those types.
+            let fusion = InPlaceLiftFusion<AL, LS, GS>(member: lifted) { members in
+                let group = InPlaceLiftGroup(members)
+                return { action, state, willWrite in group.reduce(action, &state, willWrite) }
+            }
             let reduce: @Sendable (GA, inout GS, () -> Void) -> Bool
             if innerApplies == nil {
                 reduce = { action, state, willWrite in lifted.reduceAlwaysApplying(action, &state, willWrite) }
@@ -121,8 +127,8 @@ internal struct FocusLift<LA: Sendable, LS: Sendable, LE: Sendable, GA: Sendable
                 return ReducerUnit(
                     applies: { action, state in lifted.applies(action, &state) },
                     run: runStored,
-                    reduce: reduce, scope: inner.scope, footprint: footprint, actionCase: actionCase,
-                    runIsComplete: inner.runIsComplete
+                        reduce: reduce, scope: inner.scope, footprint: footprint, actionCase: actionCase,
+                    runIsComplete: inner.runIsComplete, fusion: fusion
                 )
             }
             @inline(__always) @Sendable func run(_ action: GA, _ state: inout GS) { lifted.run(action, &state) }
@@ -130,7 +136,7 @@ internal struct FocusLift<LA: Sendable, LS: Sendable, LE: Sendable, GA: Sendable
                 applies: { action, state in lifted.applies(action, &state) },
                 run: run,
                 reduce: reduce, scope: inner.scope, footprint: footprint, actionCase: actionCase,
-                runIsComplete: inner.runIsComplete
+                runIsComplete: inner.runIsComplete, fusion: fusion
             )
         }
         // The pre-mutation test alone (for the APIs that ask before they run).
@@ -331,6 +337,94 @@ internal final class InPlaceLiftedReducer<AL: ExtractsAction, LS>: Sendable {
     func reduce<GS>(_ action: AL.GlobalAction, _ state: inout GS, _ willWrite: () -> Void) -> Bool {
         guard let local = lane.extract(action) else { return false }
         return focus.project(&state, as: LS.self) { innerReduce(local, &$0, willWrite) } ?? false
+    }
+
+    /// What the unit's own decide-and-mutate does (``reduceAlwaysApplying(_:_:_:)`` or
+    /// ``reduce(_:_:_:)``), as a fused loop asks it: the extract inline, the rest out of line, so
+    /// that asking a unit whose action does not extract stays a call and a test.
+    @inlinable @inline(__always)
+    func reduceInGroup<GS>(_ action: AL.GlobalAction, _ state: inout GS, _ willWrite: () -> Void) -> Bool {
+        guard let local = lane.extract(action) else { return false }
+        return reduceExtracted(local, &state, willWrite)
+    }
+
+    /// The rest of ``reduceInGroup(_:_:_:)`` once the action extracted.
+    @inlinable @inline(never)
+    func reduceExtracted<GS>(_ local: AL.LocalAction, _ state: inout GS, _ willWrite: () -> Void) -> Bool {
+        guard innerApplies != nil else {
+            return focus.project(&state, as: LS.self) { (focus: inout LS) -> Void in
+                willWrite()
+                innerRun(local, &focus)
+            } != nil
+        }
+        return focus.project(&state, as: LS.self) { innerReduce(local, &$0, willWrite) } ?? false
+    }
+}
+
+/// The fusion shape of units lifted through a focus reached in place: the action lane's type
+/// `AL` and the local state's type `LS` (each unit has its own lane value, focus and inner unit).
+@usableFromInline
+internal final class InPlaceLiftFusion<AL: ExtractsAction, LS, State>: ReducerFusion<AL.GlobalAction, State>, @unchecked Sendable {
+    /// The unit's lifted parts.
+    @usableFromInline let member: InPlaceLiftedReducer<AL, LS>
+    /// Builds the loop over members in order; made where the types are known, so it runs
+    /// specialised for them.
+    @usableFromInline let makeReduce: @Sendable ([InPlaceLiftedReducer<AL, LS>]) -> @Sendable (AL.GlobalAction, inout State, () -> Void) -> Bool
+
+    @inlinable
+    init(
+        member: InPlaceLiftedReducer<AL, LS>,
+        makeReduce: @escaping @Sendable ([InPlaceLiftedReducer<AL, LS>]) -> @Sendable (AL.GlobalAction, inout State, () -> Void) -> Bool
+    ) {
+        self.member = member
+        self.makeReduce = makeReduce
+        super.init()
+    }
+
+    @usableFromInline
+    override func accepts(_ other: ReducerFusion<AL.GlobalAction, State>) -> Bool {
+        other is InPlaceLiftFusion<AL, LS, State>
+    }
+
+    @usableFromInline
+    override func reduce(with others: [ReducerFusion<AL.GlobalAction, State>]) -> @Sendable (AL.GlobalAction, inout State, () -> Void) -> Bool {
+        var members = [member]
+        members.reserveCapacity(others.count + 1)
+        for other in others {
+            guard let other = other as? InPlaceLiftFusion<AL, LS, State> else {
+                preconditionFailure("Internal inconsistency: a reducer fusion of another shape")
+            }
+            members.append(other.member)
+        }
+        return makeReduce(members)
+    }
+}
+
+/// Side-by-side units lifted through foci reached in place, asked in one loop: every member in
+/// order, each doing what its own unit's decide-and-mutate does.
+@usableFromInline
+internal final class InPlaceLiftGroup<AL: ExtractsAction, LS>: Sendable {
+    /// The members, in order (they keep the references below alive).
+    @usableFromInline let members: [InPlaceLiftedReducer<AL, LS>]
+    /// Unowned references to `members`: the loop reads them without retaining.
+    @usableFromInline let references: [Unmanaged<InPlaceLiftedReducer<AL, LS>>]
+
+    @inlinable
+    init(_ members: [InPlaceLiftedReducer<AL, LS>]) {
+        self.members = members
+        references = members.map { Unmanaged.passUnretained($0) }
+    }
+
+    /// Asks every member, in order; returns whether any applied.
+    @inlinable @inline(__always)
+    func reduce<GS>(_ action: AL.GlobalAction, _ state: inout GS, _ willWrite: () -> Void) -> Bool {
+        var applied = false
+        references.withUnsafeBufferPointer { references in
+            for reference in references {
+                if reference._withUnsafeGuaranteedRef({ $0.reduceInGroup(action, &state, willWrite) }) { applied = true }
+            }
+        }
+        return applied
     }
 }
 
