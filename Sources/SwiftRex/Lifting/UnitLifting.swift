@@ -113,23 +113,32 @@ internal struct FocusLift<LA: Sendable, LS: Sendable, LE: Sendable, GA: Sendable
                 let group = InPlaceLiftGroup(members)
                 return { action, state, willWrite in group.reduce(action, &state, willWrite) }
             }
+            if case .stored(let offset) = inPlace {
+                // A stored part: no test of the focus's kind; the decide-and-mutate reads the
+                // offset from the one reference it captures.
+                let reduce: @Sendable (GA, inout GS, () -> Void) -> Bool
+                if innerApplies == nil {
+                    reduce = { action, state, willWrite in lifted.reduceAlwaysApplyingStored(action, &state, willWrite) }
+                } else {
+                    reduce = { action, state, willWrite in lifted.reduceStored(action, &state, willWrite) }
+                }
+                // A function forced inline, not a closure literal: the forwarder that adapts the
+                // action's passing convention then holds the whole body instead of calling it.
+                // It captures the offset as well: its forwarder unpacks two captures and holds the
+                // whole body, where one capture would leave a forwarder and a call.
+                @inline(__always) @Sendable func runStored(_ action: GA, _ state: inout GS) { lifted.run(action, &state, at: offset) }
+                return ReducerUnit(
+                    applies: { action, state in lifted.applies(action, &state) },
+                    run: runStored,
+                    reduce: reduce, scope: inner.scope, footprint: footprint, actionCase: actionCase,
+                    runIsComplete: inner.runIsComplete, fusion: fusion
+                )
+            }
             let reduce: @Sendable (GA, inout GS, () -> Void) -> Bool
             if innerApplies == nil {
                 reduce = { action, state, willWrite in lifted.reduceAlwaysApplying(action, &state, willWrite) }
             } else {
                 reduce = { action, state, willWrite in lifted.reduce(action, &state, willWrite) }
-            }
-            // A function forced inline, not a closure literal: the forwarder that adapts the
-            // action's passing convention then holds the whole body instead of calling it.
-            if case .stored(let offset) = inPlace {
-                // A stored part: the offset alone, no test of the focus's kind.
-                @inline(__always) @Sendable func runStored(_ action: GA, _ state: inout GS) { lifted.run(action, &state, at: offset) }
-                return ReducerUnit(
-                    applies: { action, state in lifted.applies(action, &state) },
-                    run: runStored,
-                        reduce: reduce, scope: inner.scope, footprint: footprint, actionCase: actionCase,
-                    runIsComplete: inner.runIsComplete, fusion: fusion
-                )
             }
             @inline(__always) @Sendable func run(_ action: GA, _ state: inout GS) { lifted.run(action, &state) }
             return ReducerUnit(
@@ -286,11 +295,15 @@ internal final class InPlaceLiftedReducer<AL: ExtractsAction, LS>: Sendable {
     @usableFromInline let innerApplies: (@Sendable (AL.LocalAction, inout LS) -> Bool)?
     @usableFromInline let innerRun: @Sendable (AL.LocalAction, inout LS) -> Void
     @usableFromInline let innerReduce: @Sendable (AL.LocalAction, inout LS, () -> Void) -> Bool
+    /// The focus's byte offset when it is a stored part (`.stored`; `0`, unread, otherwise): the
+    /// closures of such a unit read it here instead of capturing it, so they capture one reference.
+    @usableFromInline let storedOffset: Int
 
     @inlinable
     init(_ lane: AL, focus: InPlaceFocus, isTotal: Bool, inner: ReducerUnit<AL.LocalAction, LS>) {
         self.lane = lane
         self.focus = focus
+        if case .stored(let offset) = focus { storedOffset = offset } else { storedOffset = 0 }
         self.isTotal = isTotal
         innerApplies = inner.applies
         innerRun = inner.run
@@ -312,6 +325,14 @@ internal final class InPlaceLiftedReducer<AL: ExtractsAction, LS>: Sendable {
         _ = focus.project(&state, as: LS.self) { innerRun(local, &$0) }
     }
 
+    /// Runs `body` on the focus stored at ``storedOffset`` of `state`, where it lies.
+    @inlinable @inline(__always)
+    func withStoredFocus<GS, Result>(_ state: inout GS, _ body: (inout LS) -> Result) -> Result {
+        withUnsafeMutablePointer(to: &state) { whole in
+            body(&UnsafeMutableRawPointer(whole).advanced(by: storedOffset).assumingMemoryBound(to: LS.self).pointee)
+        }
+    }
+
     /// ``run(_:_:)`` for a focus stored at `offset`.
     @inlinable @inline(__always)
     func run<GS>(_ action: AL.GlobalAction, _ state: inout GS, at offset: Int) {
@@ -319,6 +340,24 @@ internal final class InPlaceLiftedReducer<AL: ExtractsAction, LS>: Sendable {
         withUnsafeMutablePointer(to: &state) { whole in
             innerRun(local, &UnsafeMutableRawPointer(whole).advanced(by: offset).assumingMemoryBound(to: LS.self).pointee)
         }
+    }
+
+    /// ``reduceAlwaysApplying(_:_:_:)`` for a focus stored at ``storedOffset``.
+    @inlinable @inline(__always)
+    func reduceAlwaysApplyingStored<GS>(_ action: AL.GlobalAction, _ state: inout GS, _ willWrite: () -> Void) -> Bool {
+        guard let local = lane.extract(action) else { return false }
+        withStoredFocus(&state) { (focus: inout LS) -> Void in
+            willWrite()
+            innerRun(local, &focus)
+        }
+        return true
+    }
+
+    /// ``reduce(_:_:_:)`` for a focus stored at ``storedOffset``.
+    @inlinable @inline(__always)
+    func reduceStored<GS>(_ action: AL.GlobalAction, _ state: inout GS, _ willWrite: () -> Void) -> Bool {
+        guard let local = lane.extract(action) else { return false }
+        return withStoredFocus(&state) { innerReduce(local, &$0, willWrite) }
     }
 
     /// Decides and mutates in one pass, the inner unit always applying: observers are told, then
