@@ -152,6 +152,27 @@ import Testing
         #expect(store.state == Mixed(number: 45, text: "4"))
     }
 
+    @Test func aFusedRunStillTellsSupervisionThatItWrote() {
+        let evaluations = CoreFixtures.Counter()
+        let watcher = Behavior<App, Slices, Void>.supervise { _ in
+            evaluations.increment()
+            return Supervision { _ in [] }
+        }
+        let features = Behavior<App, Slices, Void>(reducer: Reducer.mconcat([
+            Self.adder.lift(.action(Self.a).state(\Slices.a)),
+            Self.adder.lift(.action(Self.b).state(\Slices.b)),
+            Self.adder.lift(.action(Self.c).state(\Slices.c)),
+        ]), middleware: .identity)
+        let store = Store(initial: Slices(), behavior: features <> watcher, environment: ())
+        #expect(store.reducerSteps.count == 1)
+        let before = evaluations.value
+        store.dispatch(.other)
+        #expect(evaluations.value == before)
+        store.dispatch(.c(.add(1)))
+        #expect(evaluations.value == before + 1)
+        #expect(store.state.c == 1)
+    }
+
     @Test func aCaseIndexedStoreKeepsOneStepPerUnit() {
         enum Indexed: Sendable, Equatable, CaseIndexable {
             case a(Local), b(Local)
