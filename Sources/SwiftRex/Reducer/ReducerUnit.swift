@@ -118,6 +118,8 @@ internal struct ReducerUnit<Action, State>: Sendable {
 internal final class ReducerStep<Action, State>: Sendable {
     /// The unit's ``ReducerUnit/reduce``.
     @usableFromInline let reduce: @Sendable (Action, inout State, _ willWrite: () -> Void) -> Bool
+    /// The unit's ``ReducerUnit/run``: what a dispatch whose units all apply calls.
+    @usableFromInline let run: @Sendable (Action, inout State) -> Void
     /// The unit's ``ReducerUnit/scope``.
     @usableFromInline let scope: MutationScope
     /// The supervision segments the unit's writes can reach.
@@ -127,14 +129,20 @@ internal final class ReducerStep<Action, State>: Sendable {
     @inlinable
     init(_ unit: ReducerUnit<Action, State>, mask: UInt64) {
         reduce = unit.reduce
+        run = unit.run
         scope = unit.scope
         self.mask = mask
     }
 
     /// A step from its parts (a fused run of units).
     @inlinable
-    init(reduce: @escaping @Sendable (Action, inout State, _ willWrite: () -> Void) -> Bool, scope: MutationScope, mask: UInt64) {
+    init(
+        reduce: @escaping @Sendable (Action, inout State, _ willWrite: () -> Void) -> Bool,
+        run: @escaping @Sendable (Action, inout State) -> Void,
+        scope: MutationScope, mask: UInt64
+    ) {
         self.reduce = reduce
+        self.run = run
         self.scope = scope
         self.mask = mask
     }
@@ -157,7 +165,12 @@ internal final class ReducerStep<Action, State>: Sendable {
                 }
                 if end - start > 1 {
                     let others = units[(start + 1)..<end].map { $0.fusion! }
-                    steps.append(ReducerStep(reduce: fusion.reduce(with: others), scope: first.scope, mask: masks[start]))
+                    let runs = units[start..<end].map(\.run)
+                    steps.append(ReducerStep(
+                        reduce: fusion.reduce(with: others),
+                        run: { action, state in for run in runs { run(action, &state) } },
+                        scope: first.scope, mask: masks[start]
+                    ))
                     start = end
                     continue
                 }
@@ -191,6 +204,20 @@ internal class ReducerFusion<Action, State>: @unchecked Sendable {
     @usableFromInline
     func reduce(with others: [ReducerFusion<Action, State>]) -> @Sendable (Action, inout State, _ willWrite: () -> Void) -> Bool {
         preconditionFailure("Internal inconsistency: a reducer fusion without a shape")
+    }
+}
+
+/// Runs every step's ``ReducerStep/run``, in order, on `state` (a dispatch whose units all
+/// apply): one reference read per step, where iterating the units would copy (retain and release)
+/// every field of each.
+///
+/// `steps` are unowned references: the caller keeps every step alive for the whole call.
+@inlinable
+internal func runReducerSteps<Action, State>(_ steps: [Unmanaged<ReducerStep<Action, State>>], action: Action, state: inout State) {
+    steps.withUnsafeBufferPointer { steps in
+        for step in steps {
+            step._withUnsafeGuaranteedRef { $0.run(action, &state) }
+        }
     }
 }
 

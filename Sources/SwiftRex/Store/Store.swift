@@ -289,10 +289,10 @@ public final class Store<Action: Sendable, State: Sendable, Environment: Sendabl
         var mask = reducersMask
         if reducersAlwaysApply {
             if observers.isEmpty {
-                for unit in reducerUnits { unit.run(action, &storage) }
+                runReducerSteps(reducerStepRefs, action: action, state: &storage)
             } else {
                 notify(willChange: true)
-                for unit in reducerUnits { unit.run(action, &storage) }
+                runReducerSteps(reducerStepRefs, action: action, state: &storage)
                 notify(willChange: false)
             }
         } else {
