@@ -113,6 +113,12 @@ internal struct FocusLift<LA: Sendable, LS: Sendable, LE: Sendable, GA: Sendable
                 let group = InPlaceLiftGroup(members)
                 return { action, state, willWrite in group.reduce(action, &state, willWrite) }
             }
+            // The unit holds the fusion unowned; its pre-mutation test (off the Store's hot paths)
+            // keeps it alive.
+            let applies: @Sendable (GA, inout GS) -> Bool = { action, state in
+                withExtendedLifetime(fusion) { lifted.applies(action, &state) }
+            }
+            let unownedFusion = Unmanaged<ReducerFusion<GA, GS>>.passUnretained(fusion)
             if case .stored(let offset) = inPlace {
                 // A stored part: no test of the focus's kind; the decide-and-mutate reads the
                 // offset from the one reference it captures.
@@ -128,10 +134,10 @@ internal struct FocusLift<LA: Sendable, LS: Sendable, LE: Sendable, GA: Sendable
                 // whole body, where one capture would leave a forwarder and a call.
                 @inline(__always) @Sendable func runStored(_ action: GA, _ state: inout GS) { lifted.run(action, &state, at: offset) }
                 return ReducerUnit(
-                    applies: { action, state in lifted.applies(action, &state) },
+                    applies: applies,
                     run: runStored,
                     reduce: reduce, scope: inner.scope, footprint: footprint, actionCase: actionCase,
-                    runIsComplete: inner.runIsComplete, fusion: fusion
+                    runIsComplete: inner.runIsComplete, fusion: unownedFusion
                 )
             }
             let reduce: @Sendable (GA, inout GS, () -> Void) -> Bool
@@ -142,10 +148,10 @@ internal struct FocusLift<LA: Sendable, LS: Sendable, LE: Sendable, GA: Sendable
             }
             @inline(__always) @Sendable func run(_ action: GA, _ state: inout GS) { lifted.run(action, &state) }
             return ReducerUnit(
-                applies: { action, state in lifted.applies(action, &state) },
+                applies: applies,
                 run: run,
                 reduce: reduce, scope: inner.scope, footprint: footprint, actionCase: actionCase,
-                runIsComplete: inner.runIsComplete, fusion: fusion
+                runIsComplete: inner.runIsComplete, fusion: unownedFusion
             )
         }
         // The pre-mutation test alone (for the APIs that ask before they run).

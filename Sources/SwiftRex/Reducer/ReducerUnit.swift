@@ -42,8 +42,12 @@ internal struct ReducerUnit<Action, State>: Sendable {
     let runIsComplete: Bool
     /// How the unit can be asked together with side-by-side units of the same shape, in one loop
     /// specialised for their types (see ``ReducerFusion``); `nil` for a unit asked on its own.
+    ///
+    /// Unowned, so that copying a unit (every iteration over a unit array does) retains nothing
+    /// more: the unit's ``applies`` closure captures the fusion and keeps it alive, so a unit that
+    /// carries a fusion always carries that closure with it.
     @usableFromInline
-    let fusion: ReducerFusion<Action, State>?
+    let fusion: Unmanaged<ReducerFusion<Action, State>>?
 
     /// A unit from a test and a reduce that runs when the test passes (`applies == nil`: always).
     @inlinable
@@ -87,7 +91,7 @@ internal struct ReducerUnit<Action, State>: Sendable {
         footprint: UnitFootprint,
         actionCase: Int? = nil,
         runIsComplete: Bool = false,
-        fusion: ReducerFusion<Action, State>? = nil
+        fusion: Unmanaged<ReducerFusion<Action, State>>? = nil
     ) {
         self.applies = applies
         self.run = run
@@ -158,13 +162,14 @@ internal final class ReducerStep<Action, State>: Sendable {
         while start < units.count {
             let first = units[start]
             var end = start + 1
-            if let fusion = first.fusion {
-                while end < units.count, let next = units[end].fusion, fusion.accepts(next),
+            // The units are alive for this whole call, and with them their fusions.
+            if let fusion = first.fusion?.takeUnretainedValue() {
+                while end < units.count, let next = units[end].fusion?.takeUnretainedValue(), fusion.accepts(next),
                       units[end].scope == first.scope, masks[end] == masks[start] {
                     end += 1
                 }
                 if end - start > 1 {
-                    let others = units[(start + 1)..<end].map { $0.fusion! }
+                    let others = units[(start + 1)..<end].map { $0.fusion!.takeUnretainedValue() }
                     let runs = units[start..<end].map(\.run)
                     steps.append(ReducerStep(
                         reduce: fusion.reduce(with: others),
