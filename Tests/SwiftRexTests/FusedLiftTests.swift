@@ -173,6 +173,28 @@ import Testing
         #expect(store.state.c == 1)
     }
 
+    @Test func aReducerAskedDirectlyAnswersForEveryUnitAndAppliesThemInOrder() {
+        let lifted = Reducer.mconcat([
+            Self.adder.lift(.action(Self.aOrBoth).state(\Slices.a)),
+            Self.adder.lift(.action(Self.bOrBoth).state(\Slices.a)),
+        ])
+        var state = Slices()
+        #expect(!lifted.willMutate(.other, in: state))
+        #expect(!lifted.willMutate(.c(.add(1)), in: state))
+        #expect(lifted.willMutate(.b(.add(1)), in: state))
+        lifted.apply(.both(.add(1)), to: &state)
+        #expect(state.a == 11)
+        // A unit without a test always applies.
+        let withPlain = Reducer.mconcat([lifted, Self.logger])
+        #expect(withPlain.willMutate(.other, in: state))
+        withPlain.apply(.other, to: &state)
+        #expect(state == Slices(a: 11, b: 0, c: 0, log: ["plain a=11 b=0"]))
+        // The prism matches, the inner unit says no.
+        let deciding = Self.decidingAdder.lift(.action(Self.a).state(\Slices.a))
+        #expect(!deciding.willMutate(.a(.skip), in: state))
+        #expect(deciding.willMutate(.a(.add(1)), in: state))
+    }
+
     @Test func aCaseIndexedStoreKeepsOneStepPerUnit() {
         enum Indexed: Sendable, Equatable, CaseIndexable {
             case a(Local), b(Local)
