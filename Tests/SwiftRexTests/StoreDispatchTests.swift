@@ -29,6 +29,21 @@ func eventually(_ condition: () -> Bool, turns: Int = 1_000) async -> Bool {
         _ = token
     }
 
+    @Test func unitsThatAlwaysApplyRunInOrderOnTheSameState() {
+        let timesTen = Reducer<CounterAction, Int>.reduce { _, state in state *= 10 }
+        let reducer = Reducer.mconcat([Self.adder, timesTen, Self.adder])
+        let quiet = Store(initial: 1, reducer: reducer)
+        quiet.dispatch(.add(2))
+        #expect(quiet.state == 32)
+        let observed = Store(initial: 1, reducer: reducer)
+        var log: [String] = []
+        let token = observed.observe(willChange: { log.append("will \(observed.state)") }, didChange: { log.append("did \(observed.state)") })
+        observed.dispatch(.add(2))
+        #expect(observed.state == 32)
+        #expect(log == ["will 1", "did 32"])
+        _ = token
+    }
+
     @Test func anIdentityReducerNotifiesNobody() {
         let store = Store(initial: 0, reducer: Reducer<CounterAction, Int>.identity)
         var calls = 0

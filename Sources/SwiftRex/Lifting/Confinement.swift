@@ -18,7 +18,7 @@ extension ReducerUnit {
     @inlinable
     func confined(to footprint: StateFootprint) -> ReducerUnit {
         ReducerUnit(applies: applies, run: run, reduce: reduce, scope: scope, footprint: self.footprint.narrowed(to: footprint), actionCase: actionCase,
-                    runIsComplete: runIsComplete)
+                    runIsComplete: runIsComplete, fusion: fusion)
     }
 }
 

@@ -107,30 +107,51 @@ internal struct FocusLift<LA: Sendable, LS: Sendable, LE: Sendable, GA: Sendable
             // reads (the lane, the offset, the inner unit), so it is called with a single context
             // word instead of the unpacked captures, and runs specialised for the lanes' types.
             let lifted = InPlaceLiftedReducer<AL, LS>(lane, focus: inPlace, isTotal: isTotal, inner: inner)
+            // Side by side with units of the same lane and local state types, a Store asks them
+            // all in one loop built here, specialised for those types.
+            let fusion = InPlaceLiftFusion<AL, LS, GS>(member: lifted) { members in
+                let group = InPlaceLiftGroup(members)
+                return { action, state, willWrite in group.reduce(action, &state, willWrite) }
+            }
+            // The unit holds the fusion unowned; its pre-mutation test (off the Store's hot paths)
+            // keeps it alive.
+            let applies: @Sendable (GA, inout GS) -> Bool = { action, state in
+                withExtendedLifetime(fusion) { lifted.applies(action, &state) }
+            }
+            let unownedFusion = Unmanaged<ReducerFusion<GA, GS>>.passUnretained(fusion)
+            if case .stored(let offset) = inPlace {
+                // A stored part: no test of the focus's kind; the decide-and-mutate reads the
+                // offset from the one reference it captures.
+                let reduce: @Sendable (GA, inout GS, () -> Void) -> Bool
+                if innerApplies == nil {
+                    reduce = { action, state, willWrite in lifted.reduceAlwaysApplyingStored(action, &state, willWrite) }
+                } else {
+                    reduce = { action, state, willWrite in lifted.reduceStored(action, &state, willWrite) }
+                }
+                // A function forced inline, not a closure literal: the forwarder that adapts the
+                // action's passing convention then holds the whole body instead of calling it.
+                // It captures the offset as well: its forwarder unpacks two captures and holds the
+                // whole body, where one capture would leave a forwarder and a call.
+                @inline(__always) @Sendable func runStored(_ action: GA, _ state: inout GS) { lifted.run(action, &state, at: offset) }
+                return ReducerUnit(
+                    applies: applies,
+                    run: runStored,
+                    reduce: reduce, scope: inner.scope, footprint: footprint, actionCase: actionCase,
+                    runIsComplete: inner.runIsComplete, fusion: unownedFusion
+                )
+            }
             let reduce: @Sendable (GA, inout GS, () -> Void) -> Bool
             if innerApplies == nil {
                 reduce = { action, state, willWrite in lifted.reduceAlwaysApplying(action, &state, willWrite) }
             } else {
                 reduce = { action, state, willWrite in lifted.reduce(action, &state, willWrite) }
             }
-            // A function forced inline, not a closure literal: the forwarder that adapts the
-            // action's passing convention then holds the whole body instead of calling it.
-            if case .stored(let offset) = inPlace {
-                // A stored part: the offset alone, no test of the focus's kind.
-                @inline(__always) @Sendable func runStored(_ action: GA, _ state: inout GS) { lifted.run(action, &state, at: offset) }
-                return ReducerUnit(
-                    applies: { action, state in lifted.applies(action, &state) },
-                    run: runStored,
-                    reduce: reduce, scope: inner.scope, footprint: footprint, actionCase: actionCase,
-                    runIsComplete: inner.runIsComplete
-                )
-            }
             @inline(__always) @Sendable func run(_ action: GA, _ state: inout GS) { lifted.run(action, &state) }
             return ReducerUnit(
-                applies: { action, state in lifted.applies(action, &state) },
+                applies: applies,
                 run: run,
                 reduce: reduce, scope: inner.scope, footprint: footprint, actionCase: actionCase,
-                runIsComplete: inner.runIsComplete
+                runIsComplete: inner.runIsComplete, fusion: unownedFusion
             )
         }
         // The pre-mutation test alone (for the APIs that ask before they run).
@@ -280,11 +301,15 @@ internal final class InPlaceLiftedReducer<AL: ExtractsAction, LS>: Sendable {
     @usableFromInline let innerApplies: (@Sendable (AL.LocalAction, inout LS) -> Bool)?
     @usableFromInline let innerRun: @Sendable (AL.LocalAction, inout LS) -> Void
     @usableFromInline let innerReduce: @Sendable (AL.LocalAction, inout LS, () -> Void) -> Bool
+    /// The focus's byte offset when it is a stored part (`.stored`; `0`, unread, otherwise): the
+    /// closures of such a unit read it here instead of capturing it, so they capture one reference.
+    @usableFromInline let storedOffset: Int
 
     @inlinable
     init(_ lane: AL, focus: InPlaceFocus, isTotal: Bool, inner: ReducerUnit<AL.LocalAction, LS>) {
         self.lane = lane
         self.focus = focus
+        if case .stored(let offset) = focus { storedOffset = offset } else { storedOffset = 0 }
         self.isTotal = isTotal
         innerApplies = inner.applies
         innerRun = inner.run
@@ -306,6 +331,14 @@ internal final class InPlaceLiftedReducer<AL: ExtractsAction, LS>: Sendable {
         _ = focus.project(&state, as: LS.self) { innerRun(local, &$0) }
     }
 
+    /// Runs `body` on the focus stored at ``storedOffset`` of `state`, where it lies.
+    @inlinable @inline(__always)
+    func withStoredFocus<GS, Result>(_ state: inout GS, _ body: (inout LS) -> Result) -> Result {
+        withUnsafeMutablePointer(to: &state) { whole in
+            body(&UnsafeMutableRawPointer(whole).advanced(by: storedOffset).assumingMemoryBound(to: LS.self).pointee)
+        }
+    }
+
     /// ``run(_:_:)`` for a focus stored at `offset`.
     @inlinable @inline(__always)
     func run<GS>(_ action: AL.GlobalAction, _ state: inout GS, at offset: Int) {
@@ -313,6 +346,24 @@ internal final class InPlaceLiftedReducer<AL: ExtractsAction, LS>: Sendable {
         withUnsafeMutablePointer(to: &state) { whole in
             innerRun(local, &UnsafeMutableRawPointer(whole).advanced(by: offset).assumingMemoryBound(to: LS.self).pointee)
         }
+    }
+
+    /// ``reduceAlwaysApplying(_:_:_:)`` for a focus stored at ``storedOffset``.
+    @inlinable @inline(__always)
+    func reduceAlwaysApplyingStored<GS>(_ action: AL.GlobalAction, _ state: inout GS, _ willWrite: () -> Void) -> Bool {
+        guard let local = lane.extract(action) else { return false }
+        withStoredFocus(&state) { (focus: inout LS) -> Void in
+            willWrite()
+            innerRun(local, &focus)
+        }
+        return true
+    }
+
+    /// ``reduce(_:_:_:)`` for a focus stored at ``storedOffset``.
+    @inlinable @inline(__always)
+    func reduceStored<GS>(_ action: AL.GlobalAction, _ state: inout GS, _ willWrite: () -> Void) -> Bool {
+        guard let local = lane.extract(action) else { return false }
+        return withStoredFocus(&state) { innerReduce(local, &$0, willWrite) }
     }
 
     /// Decides and mutates in one pass, the inner unit always applying: observers are told, then
@@ -331,6 +382,94 @@ internal final class InPlaceLiftedReducer<AL: ExtractsAction, LS>: Sendable {
     func reduce<GS>(_ action: AL.GlobalAction, _ state: inout GS, _ willWrite: () -> Void) -> Bool {
         guard let local = lane.extract(action) else { return false }
         return focus.project(&state, as: LS.self) { innerReduce(local, &$0, willWrite) } ?? false
+    }
+
+    /// What the unit's own decide-and-mutate does (``reduceAlwaysApplying(_:_:_:)`` or
+    /// ``reduce(_:_:_:)``), as a fused loop asks it: the extract inline, the rest out of line, so
+    /// that asking a unit whose action does not extract stays a call and a test.
+    @inlinable @inline(__always)
+    func reduceInGroup<GS>(_ action: AL.GlobalAction, _ state: inout GS, _ willWrite: () -> Void) -> Bool {
+        guard let local = lane.extract(action) else { return false }
+        return reduceExtracted(local, &state, willWrite)
+    }
+
+    /// The rest of ``reduceInGroup(_:_:_:)`` once the action extracted.
+    @inlinable @inline(never)
+    func reduceExtracted<GS>(_ local: AL.LocalAction, _ state: inout GS, _ willWrite: () -> Void) -> Bool {
+        guard innerApplies != nil else {
+            return focus.project(&state, as: LS.self) { (focus: inout LS) -> Void in
+                willWrite()
+                innerRun(local, &focus)
+            } != nil
+        }
+        return focus.project(&state, as: LS.self) { innerReduce(local, &$0, willWrite) } ?? false
+    }
+}
+
+/// The fusion shape of units lifted through a focus reached in place: the action lane's type
+/// `AL` and the local state's type `LS` (each unit has its own lane value, focus and inner unit).
+@usableFromInline
+internal final class InPlaceLiftFusion<AL: ExtractsAction, LS, State>: ReducerFusion<AL.GlobalAction, State>, @unchecked Sendable {
+    /// The unit's lifted parts.
+    @usableFromInline let member: InPlaceLiftedReducer<AL, LS>
+    /// Builds the loop over members in order; made where the types are known, so it runs
+    /// specialised for them.
+    @usableFromInline let makeReduce: @Sendable ([InPlaceLiftedReducer<AL, LS>]) -> @Sendable (AL.GlobalAction, inout State, () -> Void) -> Bool
+
+    @inlinable
+    init(
+        member: InPlaceLiftedReducer<AL, LS>,
+        makeReduce: @escaping @Sendable ([InPlaceLiftedReducer<AL, LS>]) -> @Sendable (AL.GlobalAction, inout State, () -> Void) -> Bool
+    ) {
+        self.member = member
+        self.makeReduce = makeReduce
+        super.init()
+    }
+
+    @usableFromInline
+    override func accepts(_ other: ReducerFusion<AL.GlobalAction, State>) -> Bool {
+        other is InPlaceLiftFusion<AL, LS, State>
+    }
+
+    @usableFromInline
+    override func reduce(with others: [ReducerFusion<AL.GlobalAction, State>]) -> @Sendable (AL.GlobalAction, inout State, () -> Void) -> Bool {
+        var members = [member]
+        members.reserveCapacity(others.count + 1)
+        for other in others {
+            guard let other = other as? InPlaceLiftFusion<AL, LS, State> else {
+                preconditionFailure("Internal inconsistency: a reducer fusion of another shape")
+            }
+            members.append(other.member)
+        }
+        return makeReduce(members)
+    }
+}
+
+/// Side-by-side units lifted through foci reached in place, asked in one loop: every member in
+/// order, each doing what its own unit's decide-and-mutate does.
+@usableFromInline
+internal final class InPlaceLiftGroup<AL: ExtractsAction, LS>: Sendable {
+    /// The members, in order (they keep the references below alive).
+    @usableFromInline let members: [InPlaceLiftedReducer<AL, LS>]
+    /// Unowned references to `members`: the loop reads them without retaining.
+    @usableFromInline let references: [Unmanaged<InPlaceLiftedReducer<AL, LS>>]
+
+    @inlinable
+    init(_ members: [InPlaceLiftedReducer<AL, LS>]) {
+        self.members = members
+        references = members.map { Unmanaged.passUnretained($0) }
+    }
+
+    /// Asks every member, in order; returns whether any applied.
+    @inlinable @inline(__always)
+    func reduce<GS>(_ action: AL.GlobalAction, _ state: inout GS, _ willWrite: () -> Void) -> Bool {
+        var applied = false
+        references.withUnsafeBufferPointer { references in
+            for reference in references {
+                if reference._withUnsafeGuaranteedRef({ $0.reduceInGroup(action, &state, willWrite) }) { applied = true }
+            }
+        }
+        return applied
     }
 }
 

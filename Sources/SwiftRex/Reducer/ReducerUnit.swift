@@ -40,6 +40,14 @@ internal struct ReducerUnit<Action, State>: Sendable {
     /// when `reduce` does more (a collection lift reports a missing element only there).
     @usableFromInline
     let runIsComplete: Bool
+    /// How the unit can be asked together with side-by-side units of the same shape, in one loop
+    /// specialised for their types (see ``ReducerFusion``); `nil` for a unit asked on its own.
+    ///
+    /// Unowned, so that copying a unit (every iteration over a unit array does) retains nothing
+    /// more: the unit's ``applies`` closure captures the fusion and keeps it alive, so a unit that
+    /// carries a fusion always carries that closure with it.
+    @usableFromInline
+    let fusion: Unmanaged<ReducerFusion<Action, State>>?
 
     /// A unit from a test and a reduce that runs when the test passes (`applies == nil`: always).
     @inlinable
@@ -54,6 +62,7 @@ internal struct ReducerUnit<Action, State>: Sendable {
         self.footprint = footprint
         actionCase = nil
         runIsComplete = true
+        fusion = nil
         if let applies {
             self.run = { action, state in if applies(action, &state) { run(action, &state) } }
             reduce = { action, state, willWrite in
@@ -81,7 +90,8 @@ internal struct ReducerUnit<Action, State>: Sendable {
         scope: MutationScope,
         footprint: UnitFootprint,
         actionCase: Int? = nil,
-        runIsComplete: Bool = false
+        runIsComplete: Bool = false,
+        fusion: Unmanaged<ReducerFusion<Action, State>>? = nil
     ) {
         self.applies = applies
         self.run = run
@@ -90,6 +100,7 @@ internal struct ReducerUnit<Action, State>: Sendable {
         self.footprint = footprint
         self.actionCase = actionCase
         self.runIsComplete = runIsComplete
+        self.fusion = fusion
     }
 
     /// Whether the unit acts on `action`. Takes the state `inout` only to pass its address: a
@@ -111,6 +122,8 @@ internal struct ReducerUnit<Action, State>: Sendable {
 internal final class ReducerStep<Action, State>: Sendable {
     /// The unit's ``ReducerUnit/reduce``.
     @usableFromInline let reduce: @Sendable (Action, inout State, _ willWrite: () -> Void) -> Bool
+    /// The unit's ``ReducerUnit/run``: what a dispatch whose units all apply calls.
+    @usableFromInline let run: @Sendable (Action, inout State) -> Void
     /// The unit's ``ReducerUnit/scope``.
     @usableFromInline let scope: MutationScope
     /// The supervision segments the unit's writes can reach.
@@ -120,8 +133,96 @@ internal final class ReducerStep<Action, State>: Sendable {
     @inlinable
     init(_ unit: ReducerUnit<Action, State>, mask: UInt64) {
         reduce = unit.reduce
+        run = unit.run
         scope = unit.scope
         self.mask = mask
+    }
+
+    /// A step from its parts (a fused run of units).
+    @inlinable
+    init(
+        reduce: @escaping @Sendable (Action, inout State, _ willWrite: () -> Void) -> Bool,
+        run: @escaping @Sendable (Action, inout State) -> Void,
+        scope: MutationScope, mask: UInt64
+    ) {
+        self.reduce = reduce
+        self.run = run
+        self.scope = scope
+        self.mask = mask
+    }
+
+    /// One step per unit, except that each run of side-by-side units of one shape (see
+    /// ``ReducerFusion``) with the same scope and mask becomes one step asking them all, in order.
+    ///
+    /// Only for a dispatch that asks every unit: the steps no longer line up with the units.
+    @inlinable
+    static func fused(_ units: [ReducerUnit<Action, State>], masks: [UInt64]) -> [ReducerStep] {
+        var steps: [ReducerStep] = []
+        var start = 0
+        while start < units.count {
+            let first = units[start]
+            var end = start + 1
+            // The units are alive for this whole call, and with them their fusions.
+            if let fusion = first.fusion?.takeUnretainedValue() {
+                while end < units.count, let next = units[end].fusion?.takeUnretainedValue(), fusion.accepts(next),
+                      units[end].scope == first.scope, masks[end] == masks[start] {
+                    end += 1
+                }
+                if end - start > 1 {
+                    let others = units[(start + 1)..<end].map { $0.fusion!.takeUnretainedValue() }
+                    let runs = units[start..<end].map(\.run)
+                    steps.append(ReducerStep(
+                        reduce: fusion.reduce(with: others),
+                        run: { action, state in for run in runs { run(action, &state) } },
+                        scope: first.scope, mask: masks[start]
+                    ))
+                    start = end
+                    continue
+                }
+            }
+            steps.append(ReducerStep(first, mask: masks[start]))
+            start = end
+        }
+        return steps
+    }
+}
+
+/// What lets side-by-side lifted units of one shape (the same action lane and local state types,
+/// each with its own lane and focus) be asked in one loop: the loop is specialised for their
+/// types, so asking a unit whose action does not extract costs a call to its extract and a `nil`
+/// test, not a call through the unit's own closure as well.
+///
+/// Every unit is still asked, in order, and does exactly what its own ``ReducerUnit/reduce``
+/// does: no unit is skipped because of what another one answered.
+@usableFromInline
+internal class ReducerFusion<Action, State>: @unchecked Sendable {
+    // Immutable: subclasses hold only `let`s of sendable values.
+    @inlinable
+    init() {}
+
+    /// Whether `other` has this fusion's shape.
+    @usableFromInline
+    func accepts(_ other: ReducerFusion<Action, State>) -> Bool { false }
+
+    /// The decide-and-mutate of this unit followed by `others` (each of this shape), in order:
+    /// returns whether any applied.
+    @usableFromInline
+    func reduce(with others: [ReducerFusion<Action, State>]) -> @Sendable (Action, inout State, _ willWrite: () -> Void) -> Bool {
+        preconditionFailure("Internal inconsistency: a reducer fusion without a shape")
+    }
+}
+
+/// Runs every step's ``ReducerStep/run``, in order, on `state` (a dispatch whose units all
+/// apply): one reference read per step, where iterating the units would copy (retain and release)
+/// every field of each.
+///
+/// `steps` are unowned references: the caller keeps every step alive for the whole call.
+@inlinable
+internal func runReducerSteps<Action, State>(_ steps: [Unmanaged<ReducerStep<Action, State>>], action: Action, state: inout State) {
+    steps.withUnsafeBufferPointer { steps in
+        for step in steps {
+            step._withUnsafeGuaranteedRef { $0.run(action, &state) }
+        }
     }
 }
 

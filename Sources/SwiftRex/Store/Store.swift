@@ -59,7 +59,8 @@ public final class Store<Action: Sendable, State: Sendable, Environment: Sendabl
     /// The union of every reducer unit's mutation scope (what an always-applying fold may change).
     @usableFromInline let reducersScope: MutationScope
     /// Per unit of `reducerUnits`: its reduce, scope and mask, what a dispatch that asks every
-    /// unit reads. Owns the steps `reducerStepRefs` points to.
+    /// unit reads (without routes, a run of side-by-side units of one shape is one step asking
+    /// them all, see `ReducerFusion`). Owns the steps `reducerStepRefs` points to.
     @usableFromInline let reducerSteps: [ReducerStep<Action, State>]
     /// Unowned references to `reducerSteps`: the hot loop reads them without retaining.
     @usableFromInline let reducerStepRefs: [Unmanaged<ReducerStep<Action, State>>]
@@ -154,7 +155,11 @@ public final class Store<Action: Sendable, State: Sendable, Environment: Sendabl
         for (index, unit) in behavior.units.enumerated() {
             if case .reducer = unit { reducerMasks.append(masks[index]) }
         }
-        let reducerSteps = behavior.isReducerOnly ? zip(reducerUnits, reducerMasks).map { ReducerStep($0, mask: $1) } : []
+        // Without routes every unit is asked: side-by-side lifted units of one shape become one
+        // step. With routes the steps line up with the units the routes name.
+        let reducerSteps = !behavior.isReducerOnly ? []
+            : routes.caseOf == nil ? ReducerStep.fused(reducerUnits, masks: reducerMasks)
+            : zip(reducerUnits, reducerMasks).map { ReducerStep($0, mask: $1) }
         self.reducerSteps = reducerSteps
         reducerStepRefs = reducerSteps.map { Unmanaged.passUnretained($0) }
         phaseSteps = behavior.isReducerOnly ? [] : zip(behavior.units, masks).map { PhaseStep($0, mask: $1) }
@@ -284,10 +289,10 @@ public final class Store<Action: Sendable, State: Sendable, Environment: Sendabl
         var mask = reducersMask
         if reducersAlwaysApply {
             if observers.isEmpty {
-                for unit in reducerUnits { unit.run(action, &storage) }
+                runReducerSteps(reducerStepRefs, action: action, state: &storage)
             } else {
                 notify(willChange: true)
-                for unit in reducerUnits { unit.run(action, &storage) }
+                runReducerSteps(reducerStepRefs, action: action, state: &storage)
                 notify(willChange: false)
             }
         } else {
