@@ -83,10 +83,12 @@ public final class Store<Action: Sendable, State: Sendable, Environment: Sendabl
     @exclusivity(unchecked) @usableFromInline var reactionMutations: [EndoMut<State>] = []
     @exclusivity(unchecked) @usableFromInline var producers: [Producer<Action, State, Environment>] = []
     @exclusivity(unchecked) @usableFromInline var effects: [Effect<Action>] = []
-    @usableFromInline var mailboxBuffer: [MailboxEntry<Action>] = []
+    @exclusivity(unchecked) @usableFromInline var mailboxBuffer: [MailboxEntry<Action>] = []
 
-    @usableFromInline var engine: EffectEngine<Action>!
-    @usableFromInline var mailbox: Mailbox<Action>!
+    /// Constants, not optionals: every dispatch reads them, and reading a stored `var` of a class
+    /// costs a dynamic exclusivity check.
+    @usableFromInline let engine: EffectEngine<Action>
+    @usableFromInline let mailbox: Mailbox<Action>
     /// Reads the live state (weakly): the getter behind `stateBefore` and `liveState`.
     @usableFromInline let stateReader: @MainActor @Sendable () -> State?
     /// Reads the live state where it lies (weakly): phase 1's context reads through it, so a lifted
@@ -108,7 +110,7 @@ public final class Store<Action: Sendable, State: Sendable, Environment: Sendabl
         get { threshold }
         set { threshold = max(1, newValue) }
     }
-    @usableFromInline var threshold: Int
+    @exclusivity(unchecked) @usableFromInline var threshold: Int
 
     /// Called when a runaway loop is cut off (default ``StoreHooks/onReentranceDetected``).
     public var onReentranceDetected: @MainActor (StoreReentranceInfo) -> Void
@@ -610,7 +612,7 @@ public final class Store<Action: Sendable, State: Sendable, Environment: Sendabl
         get { interceptEffectActions }
         set { interceptEffectActions = newValue }
     }
-    @usableFromInline var interceptEffectActions: (@MainActor (DispatchedAction<Action>, Int) -> Void)?
+    @exclusivity(unchecked) @usableFromInline var interceptEffectActions: (@MainActor (DispatchedAction<Action>, Int) -> Void)?
 
     /// Whether phase 5 looks only at what a dispatch's writes can reach: the supervisions they
     /// overlap, only the element an action changed (and, after a removal, only the elements where
