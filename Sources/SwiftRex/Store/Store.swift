@@ -486,8 +486,8 @@ public final class Store<Action: Sendable, State: Sendable, Environment: Sendabl
     /// Phase 4 for one effect: plain immediate actions go straight to the mailbox; everything else
     /// goes through the engine's registry.
     @inlinable
-    internal func schedule(_ effect: Effect<Action>, depth: Int) {
-        switch effect.storage {
+    internal func schedule(_ effect: consuming Effect<Action>, depth: Int) {
+        switch (consume effect).storage {
         case .none: return
         case .single(let component): schedule(component, depth: depth)
         case .many(let components): for component in components { schedule(component, depth: depth) }
@@ -580,14 +580,22 @@ public final class Store<Action: Sendable, State: Sendable, Environment: Sendabl
         mailboxBuffer = []
         mailbox.take(into: &entries)
         var reported = false
-        for entry in entries {
+        var index = 0
+        while index < entries.count {
+            // Each entry is moved out of the buffer, a `.drained` marker left in its place: a
+            // copy would retain everything its action holds, and release it again.
+            var entry = MailboxEntry<Action>.drained
+            swap(&entry, &entries[index])
+            index &+= 1
             let letter: Letter<Action>
-            switch entry {
+            switch consume entry {
             case .finished(let run):
                 engine.finished(run)
                 continue
             case .letter(let posted):
                 letter = posted
+            case .drained:
+                continue
             }
             if letter.depth > threshold {
                 // Dropped: the causal chain is too long. Reported once per drain.
