@@ -399,9 +399,11 @@ public final class Store<Action: Sendable, State: Sendable, Environment: Sendabl
         var scope = MutationScope.nothing
         var mask: UInt64 = 0
         var firstProducer: Producer<Action, State, Environment>?
+        // `steps` keeps every step alive for the whole dispatch: each is read unowned, not
+        // retained and released per unit and phase.
         let steps = phaseSteps
         for index in steps.indices {
-            let step = steps[index]
+            unowned(unsafe) let step = steps[index]
             switch step.kind {
             case .producer:
                 if let reader = step.produce(action, context) {
@@ -437,7 +439,7 @@ public final class Store<Action: Sendable, State: Sendable, Environment: Sendabl
             // With a case-indexed action, reducer units lifted through another case are skipped.
             let actionCase = routes.caseOf?(action)
             for index in steps.indices {
-                let step = steps[index]
+                unowned(unsafe) let step = steps[index]
                 switch step.kind {
                 case .reducer:
                     if let actionCase, let unitCase = step.actionCase, unitCase != actionCase { continue }
