@@ -260,6 +260,47 @@ public final class Store<Action: Sendable, State: Sendable, Environment: Sendabl
         process(action, source: source, depth: 0)
     }
 
+    /// Dispatches an action stamped with the call site; returns the store so calls chain. The
+    /// same as ``StoreType/dispatch(_:file:function:line:)``, but a behavior with reactions or
+    /// producers is handed the source built here, not a copy of it.
+    @inlinable
+    @discardableResult
+    public func dispatch(_ action: Action, file: String = #fileID, function: String = #function, line: UInt = #line) -> Self {
+        if behavior.isReducerOnly {
+            processReducerOnly(action, source: ActionSource(file: file, function: function, line: line), depth: 0)
+        } else {
+            processHandingOver(action, source: ActionSource(file: file, function: function, line: line), depth: 0)
+        }
+        return self
+    }
+
+    /// ``process(_:source:depth:)`` for a reducer-only behavior (already known to be one).
+    @inlinable
+    internal func processReducerOnly(_ action: Action, source: ActionSource, depth: Int) {
+        if isProcessing {
+            queue.append(Letter(action: DispatchedAction(action, dispatcher: source), depth: depth))
+            return
+        }
+        isProcessing = true
+        runReducerPhases(action, depth: depth)
+        if queueHead < queue.count { drainQueue() }
+        isProcessing = false
+    }
+
+    /// ``process(_:source:depth:)`` for a behavior with reactions or producers, taking ownership
+    /// of `source`: phase 1's context keeps it without copying it.
+    @inlinable
+    internal func processHandingOver(_ action: Action, source: __owned ActionSource, depth: Int) {
+        if isProcessing {
+            queue.append(Letter(action: DispatchedAction(action, dispatcher: source), depth: depth))
+            return
+        }
+        isProcessing = true
+        runAllPhases(action, source: source, depth: depth)
+        if queueHead < queue.count { drainQueue() }
+        isProcessing = false
+    }
+
     @inlinable
     internal func process(_ action: Action, source: ActionSource, depth: Int) {
         if isProcessing {
@@ -278,6 +319,12 @@ public final class Store<Action: Sendable, State: Sendable, Environment: Sendabl
             runAllPhases(action, source: source, depth: depth)
             return
         }
+        runReducerPhases(action, depth: depth)
+    }
+
+    /// The phases of a reducer-only behavior: no context, no effect.
+    @inlinable
+    internal func runReducerPhases(_ action: Action, depth: Int) {
         if hasSoleReducer {
             runSoleReducer(action, depth: depth)
             return
@@ -390,7 +437,7 @@ public final class Store<Action: Sendable, State: Sendable, Environment: Sendabl
     /// path keeps a small stack frame).
     @inlinable
     @inline(never)
-    internal func runAllPhases(_ action: Action, source: ActionSource, depth: Int) {
+    internal func runAllPhases(_ action: Action, source: __owned ActionSource, depth: Int) {
         // P1: handle, against the pre-mutation state. Grouped reactions keep their mutation in a
         // buffer; the first producer stays out of any buffer; reducer units wait for P2, where
         // each decides and mutates in one pass. The buffers are empty between dispatches.
@@ -607,8 +654,11 @@ public final class Store<Action: Sendable, State: Sendable, Environment: Sendabl
             }
             if let interceptor = interceptEffectActions {
                 interceptor(letter.action, letter.depth)
+            } else if behavior.isReducerOnly {
+                processReducerOnly(letter.action.action, source: letter.action.dispatcher, depth: letter.depth)
             } else {
-                process(letter.action.action, source: letter.action.dispatcher, depth: letter.depth)
+                // The letter was moved out of the buffer: its source is handed over, not copied.
+                processHandingOver(letter.action.action, source: letter.action.dispatcher, depth: letter.depth)
             }
         }
         entries.removeAll(keepingCapacity: true)
