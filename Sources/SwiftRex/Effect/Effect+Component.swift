@@ -51,6 +51,10 @@ extension Effect {
             startsAtOnceAnonymously = Self.startsAtOnce(scheduling)
         }
 
+        /// The work, moved out of this component (the rest of it is destroyed).
+        @inlinable
+        internal consuming func takeWork() -> Work { work }
+
         /// Whether `scheduling` lets a component start at once, outside the keyed registry.
         @inlinable
         internal static func startsAtOnce(_ scheduling: EffectScheduling) -> Bool {

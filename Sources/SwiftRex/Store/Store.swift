@@ -538,7 +538,14 @@ public final class Store<Action: Sendable, State: Sendable, Environment: Sendabl
     internal func schedule(_ effect: consuming Effect<Action>, depth: Int) {
         switch (consume effect).storage {
         case .none: return
-        case .single(let component): schedule(component, depth: depth)
+        case .single(let component):
+            if component.startsAtOnceAnonymously, case .just = component.work {
+                // The usual answer, `Effect.just`: its action is moved out of the component and
+                // into the mailbox, not copied out of it.
+                if case .just(let action) = component.takeWork() { postEffectAction(action, depth: depth &+ 1) }
+            } else {
+                schedule(component, depth: depth)
+            }
         case .many(let components): for component in components { schedule(component, depth: depth) }
         }
     }
