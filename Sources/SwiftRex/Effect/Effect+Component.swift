@@ -32,13 +32,34 @@ extension Effect {
         internal let startsAtOnceAnonymously: Bool
 
         @inlinable
-        internal init(work: Work, scheduling: EffectScheduling, channel: ChannelPayload? = nil, owner: EffectOwner? = nil) {
+        internal init(work: Work, scheduling: EffectScheduling, channel: ChannelPayload?, owner: EffectOwner? = nil) {
             self.work = work
             self.scheduling = scheduling
             self.channel = channel
             self.owner = owner
-            startsAtOnceAnonymously = scheduling.id == nil && scheduling.coalesce == nil && !scheduling.isCancelSentinel
-                && (scheduling.delay.map { $0 <= .zero } ?? true) && channel == nil && owner == nil
+            startsAtOnceAnonymously = Self.startsAtOnce(scheduling) && channel == nil && owner == nil
+        }
+
+        /// A component of plain work: no channel payload, no owner. Stores `nil` outright, where
+        /// the general initialiser copies (and then destroys) the optional payload it is given.
+        @inlinable
+        internal init(work: Work, scheduling: EffectScheduling) {
+            self.work = work
+            self.scheduling = scheduling
+            channel = nil
+            owner = nil
+            startsAtOnceAnonymously = Self.startsAtOnce(scheduling)
+        }
+
+        /// The work, moved out of this component (the rest of it is destroyed).
+        @inlinable
+        internal consuming func takeWork() -> Work { work }
+
+        /// Whether `scheduling` lets a component start at once, outside the keyed registry.
+        @inlinable
+        internal static func startsAtOnce(_ scheduling: EffectScheduling) -> Bool {
+            scheduling.id == nil && scheduling.coalesce == nil && !scheduling.isCancelSentinel
+                && (scheduling.delay.map { $0 <= .zero } ?? true)
         }
 
         /// A component from a subscription function (the bridge for async and reactive sources).
@@ -129,7 +150,7 @@ extension Effect {
         /// follows the policy's coalescing.
         @inlinable
         public func rescheduled(_ policy: EffectScheduling) -> Component {
-            guard let channel else { return Component(work: work, scheduling: policy, owner: owner) }
+            guard let channel else { return Component(work: work, scheduling: policy, channel: nil, owner: owner) }
             return Component(work: work, scheduling: policy, channel: channel.withDelivery(ChannelDelivery(policy.coalesce) ?? channel.delivery), owner: owner)
         }
     }

@@ -151,8 +151,10 @@ internal final class EffectEngine<Action: Sendable>: EffectInterpreter {
 
     // MARK: Element ownership
 
-    /// The owner of each key scheduled by a collection element, pruned lazily.
-    @usableFromInline var owners: [AnyHashableSendable: EffectOwner] = [:]
+    /// The owner of each key scheduled by a collection element, pruned lazily. Unchecked: only
+    /// the main actor touches it and no access overlaps another; checked, every dispatch paid a
+    /// dynamic exclusivity check to read `hasOwnedEffects`.
+    @exclusivity(unchecked) @usableFromInline var owners: [AnyHashableSendable: EffectOwner] = [:]
     private var ownersPruneThreshold = 64
 
     /// Whether some registered effect belongs to a collection element.

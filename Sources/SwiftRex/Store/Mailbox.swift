@@ -19,6 +19,8 @@ internal struct Letter<Action: Sendable>: Sendable {
 internal enum MailboxEntry<Action: Sendable>: Sendable {
     case letter(Letter<Action>)
     case finished(EffectRun)
+    /// What a drain leaves in a buffer slot whose entry it moved out (never posted).
+    case drained
 }
 
 /// The single mailbox of actions sent by effects and channels
@@ -56,10 +58,12 @@ internal final class Mailbox<Action: Sendable>: Sendable {
 
     /// Posts one entry from any thread; the first post of a burst schedules the drain.
     @inlinable
-    func post(_ entry: MailboxEntry<Action>) {
+    func post(_ entry: consuming MailboxEntry<Action>) {
+        // Moved into the buffer, not copied (a copy of an entry retains what its action holds).
+        var pending: MailboxEntry<Action>? = consume entry
         let schedule = contents.withLock { contents -> Bool in
             guard !contents.isClosed else { return false }
-            contents.entries.append(entry)
+            contents.entries.append(pending.take().unsafelyUnwrapped)
             guard !contents.drainScheduled else { return false }
             contents.drainScheduled = true
             return true

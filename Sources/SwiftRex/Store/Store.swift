@@ -84,10 +84,12 @@ public final class Store<Action: Sendable, State: Sendable, Environment: Sendabl
     @exclusivity(unchecked) @usableFromInline var reactionMutations: [EndoMut<State>] = []
     @exclusivity(unchecked) @usableFromInline var producers: [Producer<Action, State, Environment>] = []
     @exclusivity(unchecked) @usableFromInline var effects: [Effect<Action>] = []
-    @usableFromInline var mailboxBuffer: [MailboxEntry<Action>] = []
+    @exclusivity(unchecked) @usableFromInline var mailboxBuffer: [MailboxEntry<Action>] = []
 
-    @usableFromInline var engine: EffectEngine<Action>!
-    @usableFromInline var mailbox: Mailbox<Action>!
+    /// Constants, not optionals: every dispatch reads them, and reading a stored `var` of a class
+    /// costs a dynamic exclusivity check.
+    @usableFromInline let engine: EffectEngine<Action>
+    @usableFromInline let mailbox: Mailbox<Action>
     /// Reads the live state (weakly): the getter behind `stateBefore` and `liveState`.
     @usableFromInline let stateReader: @MainActor @Sendable () -> State?
     /// Reads the live state where it lies (weakly): phase 1's context reads through it, so a lifted
@@ -109,7 +111,7 @@ public final class Store<Action: Sendable, State: Sendable, Environment: Sendabl
         get { threshold }
         set { threshold = max(1, newValue) }
     }
-    @usableFromInline var threshold: Int
+    @exclusivity(unchecked) @usableFromInline var threshold: Int
 
     /// Called when a runaway loop is cut off (default ``StoreHooks/onReentranceDetected``).
     public var onReentranceDetected: @MainActor (StoreReentranceInfo) -> Void
@@ -263,6 +265,47 @@ public final class Store<Action: Sendable, State: Sendable, Environment: Sendabl
         process(action, source: source, depth: 0)
     }
 
+    /// Dispatches an action stamped with the call site; returns the store so calls chain. The
+    /// same as ``StoreType/dispatch(_:file:function:line:)``, but a behavior with reactions or
+    /// producers is handed the source built here, not a copy of it.
+    @inlinable
+    @discardableResult
+    public func dispatch(_ action: Action, file: String = #fileID, function: String = #function, line: UInt = #line) -> Self {
+        if behavior.isReducerOnly {
+            processReducerOnly(action, source: ActionSource(file: file, function: function, line: line), depth: 0)
+        } else {
+            processHandingOver(action, source: ActionSource(file: file, function: function, line: line), depth: 0)
+        }
+        return self
+    }
+
+    /// ``process(_:source:depth:)`` for a reducer-only behavior (already known to be one).
+    @inlinable
+    internal func processReducerOnly(_ action: Action, source: ActionSource, depth: Int) {
+        if isProcessing {
+            queue.append(Letter(action: DispatchedAction(action, dispatcher: source), depth: depth))
+            return
+        }
+        isProcessing = true
+        runReducerPhases(action, depth: depth)
+        if queueHead < queue.count { drainQueue() }
+        isProcessing = false
+    }
+
+    /// ``process(_:source:depth:)`` for a behavior with reactions or producers, taking ownership
+    /// of `source`: phase 1's context keeps it without copying it.
+    @inlinable
+    internal func processHandingOver(_ action: Action, source: __owned ActionSource, depth: Int) {
+        if isProcessing {
+            queue.append(Letter(action: DispatchedAction(action, dispatcher: source), depth: depth))
+            return
+        }
+        isProcessing = true
+        runAllPhases(action, source: source, depth: depth)
+        if queueHead < queue.count { drainQueue() }
+        isProcessing = false
+    }
+
     @inlinable
     internal func process(_ action: Action, source: ActionSource, depth: Int) {
         if isProcessing {
@@ -281,6 +324,12 @@ public final class Store<Action: Sendable, State: Sendable, Environment: Sendabl
             runAllPhases(action, source: source, depth: depth)
             return
         }
+        runReducerPhases(action, depth: depth)
+    }
+
+    /// The phases of a reducer-only behavior: no context, no effect.
+    @inlinable
+    internal func runReducerPhases(_ action: Action, depth: Int) {
         if hasSoleReducer {
             runSoleReducer(action, depth: depth)
             return
@@ -393,7 +442,7 @@ public final class Store<Action: Sendable, State: Sendable, Environment: Sendabl
     /// path keeps a small stack frame).
     @inlinable
     @inline(never)
-    internal func runAllPhases(_ action: Action, source: ActionSource, depth: Int) {
+    internal func runAllPhases(_ action: Action, source: __owned ActionSource, depth: Int) {
         // P1: handle, against the pre-mutation state. Grouped reactions keep their mutation in a
         // buffer; the first producer stays out of any buffer; reducer units wait for P2, where
         // each decides and mutates in one pass. The buffers are empty between dispatches.
@@ -402,9 +451,11 @@ public final class Store<Action: Sendable, State: Sendable, Environment: Sendabl
         var scope = MutationScope.nothing
         var mask: UInt64 = 0
         var firstProducer: Producer<Action, State, Environment>?
+        // `steps` keeps every step alive for the whole dispatch: each is read unowned, not
+        // retained and released per unit and phase.
         let steps = phaseSteps
         for index in steps.indices {
-            let step = steps[index]
+            unowned(unsafe) let step = steps[index]
             switch step.kind {
             case .producer:
                 if let reader = step.produce(action, context) {
@@ -440,7 +491,7 @@ public final class Store<Action: Sendable, State: Sendable, Environment: Sendabl
             // With a case-indexed action, reducer units lifted through another case are skipped.
             let actionCase = routes.caseOf?(action)
             for index in steps.indices {
-                let step = steps[index]
+                unowned(unsafe) let step = steps[index]
                 switch step.kind {
                 case .reducer:
                     if let actionCase, let unitCase = step.actionCase, unitCase != actionCase { continue }
@@ -489,10 +540,17 @@ public final class Store<Action: Sendable, State: Sendable, Environment: Sendabl
     /// Phase 4 for one effect: plain immediate actions go straight to the mailbox; everything else
     /// goes through the engine's registry.
     @inlinable
-    internal func schedule(_ effect: Effect<Action>, depth: Int) {
-        switch effect.storage {
+    internal func schedule(_ effect: consuming Effect<Action>, depth: Int) {
+        switch (consume effect).storage {
         case .none: return
-        case .single(let component): schedule(component, depth: depth)
+        case .single(let component):
+            if component.startsAtOnceAnonymously, case .just = component.work {
+                // The usual answer, `Effect.just`: its action is moved out of the component and
+                // into the mailbox, not copied out of it.
+                if case .just(let action) = component.takeWork() { postEffectAction(action, depth: depth &+ 1) }
+            } else {
+                schedule(component, depth: depth)
+            }
         case .many(let components): for component in components { schedule(component, depth: depth) }
         }
     }
@@ -583,14 +641,22 @@ public final class Store<Action: Sendable, State: Sendable, Environment: Sendabl
         mailboxBuffer = []
         mailbox.take(into: &entries)
         var reported = false
-        for entry in entries {
+        var index = 0
+        while index < entries.count {
+            // Each entry is moved out of the buffer, a `.drained` marker left in its place: a
+            // copy would retain everything its action holds, and release it again.
+            var entry = MailboxEntry<Action>.drained
+            swap(&entry, &entries[index])
+            index &+= 1
             let letter: Letter<Action>
-            switch entry {
+            switch consume entry {
             case .finished(let run):
                 engine.finished(run)
                 continue
             case .letter(let posted):
                 letter = posted
+            case .drained:
+                continue
             }
             if letter.depth > threshold {
                 // Dropped: the causal chain is too long. Reported once per drain.
@@ -600,8 +666,11 @@ public final class Store<Action: Sendable, State: Sendable, Environment: Sendabl
             }
             if let interceptor = interceptEffectActions {
                 interceptor(letter.action, letter.depth)
+            } else if behavior.isReducerOnly {
+                processReducerOnly(letter.action.action, source: letter.action.dispatcher, depth: letter.depth)
             } else {
-                process(letter.action.action, source: letter.action.dispatcher, depth: letter.depth)
+                // The letter was moved out of the buffer: its source is handed over, not copied.
+                processHandingOver(letter.action.action, source: letter.action.dispatcher, depth: letter.depth)
             }
         }
         entries.removeAll(keepingCapacity: true)
@@ -615,7 +684,7 @@ public final class Store<Action: Sendable, State: Sendable, Environment: Sendabl
         get { interceptEffectActions }
         set { interceptEffectActions = newValue }
     }
-    @usableFromInline var interceptEffectActions: (@MainActor (DispatchedAction<Action>, Int) -> Void)?
+    @exclusivity(unchecked) @usableFromInline var interceptEffectActions: (@MainActor (DispatchedAction<Action>, Int) -> Void)?
 
     /// Whether phase 5 looks only at what a dispatch's writes can reach: the supervisions they
     /// overlap, only the element an action changed (and, after a removal, only the elements where
