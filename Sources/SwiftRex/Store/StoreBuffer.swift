@@ -73,11 +73,7 @@ public final class StoreBuffer<Action: Sendable, State>: StoreType {
         observers.append(Observer(id: id, willChange: willChange, didChange: didChange, cancellation: cancellation))
         return SubscriptionToken { [weak self] in
             cancellation.cancel()
-            if Thread.isMainThread {
-                MainActor.assumeIsolated { self?.remove(id: id) }
-            } else {
-                Task { @MainActor [weak self] in self?.remove(id: id) }
-            }
+            onMainActor { self?.remove(id: id) }
         }
     }
 
