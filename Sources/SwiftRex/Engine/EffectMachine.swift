@@ -930,7 +930,7 @@ internal struct EffectMachine<Payload> {
         return AnyHashableSendable(AnonymousEffectKey(value: anonymousCounter))
     }
 
-    @inlinable @inline(__always)
+    @inlinable
     mutating func slotFor(_ key: AnyHashableSendable) -> Int {
         if let slot = slotIndex[key] { return slot }
         let slot: Int
@@ -950,7 +950,7 @@ internal struct EffectMachine<Payload> {
     }
 
     /// Replaces a slot's run, cancelling the old run's token (and a channel's pending delivery).
-    @inlinable @inline(__always)
+    @inlinable
     mutating func replaceRun(_ slot: Int, with newRun: Run) {
         let old = run[slot]
         run[slot] = newRun
@@ -965,7 +965,7 @@ internal struct EffectMachine<Payload> {
         }
     }
 
-    @inlinable @inline(__always)
+    @inlinable
     mutating func freeIfEmpty(_ slot: Int) {
         guard case .idle = run[slot], deliverTimer[slot] == nil, settleTimer[slot] == nil, stamp[slot] == nil,
               let key = slotKey[slot]
