@@ -196,8 +196,12 @@ enum SoakWorkload {
         let start = clock.now
         await drive(options.actions)
         let elapsed = clock.now - start
-        let allocations = counter.snapshot().since(allocationsBefore)
-        let sameThread = pthread_equal(threadBefore, pthread_self()) != 0
+        let allocationsAfter = counter.snapshot()
+        let allocations = allocationsAfter.since(allocationsBefore)
+        // The same `pthread_t` can be a new thread (libdispatch retires idle workers and the next
+        // one may get the same address), whose counter starts again from zero: a reading that
+        // went backwards is not the same thread's.
+        let sameThread = pthread_equal(threadBefore, pthread_self()) != 0 && allocationsAfter.bytes >= allocationsBefore.bytes
         let residentEnd = ProcessMemory.residentBytes() ?? 0
         let seconds = Double(elapsed.components.seconds) + Double(elapsed.components.attoseconds) / 1e18
         let report = SoakReport(
