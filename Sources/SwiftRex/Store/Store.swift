@@ -282,38 +282,42 @@ public final class Store<Action: Sendable, State: Sendable, Environment: Sendabl
     /// ``process(_:source:depth:)`` for a reducer-only behavior (already known to be one).
     @inlinable
     internal func processReducerOnly(_ action: Action, source: ActionSource, depth: Int) {
-        if isProcessing {
-            queue.append(Letter(action: DispatchedAction(action, dispatcher: source), depth: depth))
-            return
-        }
+        if queuedWhileProcessing(action, source: source, depth: depth) { return }
         isProcessing = true
         runReducerPhases(action, depth: depth)
-        if queueHead < queue.count { drainQueue() }
-        isProcessing = false
+        finishProcessing()
     }
 
     /// ``process(_:source:depth:)`` for a behavior with reactions or producers, taking ownership
     /// of `source`: phase 1's context keeps it without copying it.
     @inlinable
     internal func processHandingOver(_ action: Action, source: __owned ActionSource, depth: Int) {
-        if isProcessing {
-            queue.append(Letter(action: DispatchedAction(action, dispatcher: source), depth: depth))
-            return
-        }
+        if queuedWhileProcessing(action, source: source, depth: depth) { return }
         isProcessing = true
         runAllPhases(action, source: source, depth: depth)
-        if queueHead < queue.count { drainQueue() }
-        isProcessing = false
+        finishProcessing()
     }
 
     @inlinable
     internal func process(_ action: Action, source: ActionSource, depth: Int) {
-        if isProcessing {
-            queue.append(Letter(action: DispatchedAction(action, dispatcher: source), depth: depth))
-            return
-        }
+        if queuedWhileProcessing(action, source: source, depth: depth) { return }
         isProcessing = true
         runPhases(action, source: source, depth: depth)
+        finishProcessing()
+    }
+
+    /// Queues the action when the Store is already processing one (it runs in this turn, after
+    /// the current action: FIFO, never nested); `false` when the Store is idle.
+    @inlinable
+    internal func queuedWhileProcessing(_ action: Action, source: ActionSource, depth: Int) -> Bool {
+        guard isProcessing else { return false }
+        queue.append(Letter(action: DispatchedAction(action, dispatcher: source), depth: depth))
+        return true
+    }
+
+    /// Ends a processing turn: the actions queued meanwhile run, then the Store is idle.
+    @inlinable
+    internal func finishProcessing() {
         if queueHead < queue.count { drainQueue() }
         isProcessing = false
     }
