@@ -317,6 +317,24 @@ public func compareResults(current: ResultsFile, baseline: ResultsFile, options:
         }
     }
 
+    // Paired ratios: timed like everything else, so they gate only when time does. A ratio over
+    // its limit in the current run is reported whatever the baseline says.
+    let baselineRatios = Dictionary((baseline.ratios ?? []).map { ($0.label, $0) }, uniquingKeysWith: { first, _ in first })
+    for ratio in current.ratios ?? [] {
+        let key = RecordKey(name: ratio.label, size: nil)
+        if let limit = ratio.limit, !ratio.meetsLimit {
+            add(timeKind, key, "paired ratio \(format(ratio.ratio.median))× is over its limit \(format(limit))×\(advisory)")
+        }
+        guard let base = baselineRatios[ratio.label], base.ratio.median > 0 else { continue }
+        let relative = ratio.ratio.median / base.ratio.median
+        let detail = "paired ratio \(format(base.ratio.median))× → \(format(ratio.ratio.median))×"
+        if relative > 1 + options.timeTolerance {
+            add(timeKind, key, "slower: \(detail)\(advisory)")
+        } else if relative < 1 / (1 + options.timeTolerance) {
+            add(timeGainKind, key, "faster: \(detail)\(advisory)")
+        }
+    }
+
     let exit: ExitCode
     if findings.contains(where: { $0.kind == .regression }) {
         exit = .regression

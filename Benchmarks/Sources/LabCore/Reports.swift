@@ -38,7 +38,24 @@ public enum Reports {
         }
         var lines = [line(headers), widths.map { String(repeating: "-", count: $0) }.joined(separator: "  ")]
         lines += body.map(line)
+        if let ratios = file.ratios, !ratios.isEmpty {
+            lines.append("")
+            lines.append("paired ratios (median of rounds, min–max; the samples of both interleaved):")
+            let width = ratios.map(\.label.count).max() ?? 0
+            for ratio in ratios {
+                lines.append("  " + ratio.label.rightPadded(to: width) + "  " + ratioCells(ratio).joined(separator: "  "))
+            }
+        }
         return lines.joined(separator: "\n")
+    }
+
+    /// The median ratio, its range over the rounds, and the limit with its verdict.
+    private static func ratioCells(_ ratio: RatioRecord) -> [String] {
+        [
+            format(ratio.ratio.median) + "×",
+            format(ratio.ratio.min) + "–" + format(ratio.ratio.max),
+            ratio.limit.map { "≤ " + format($0) + (ratio.meetsLimit ? " met" : " missed") } ?? "",
+        ]
     }
 
     /// The Markdown summary (`Results/latest.md`), linking the charts in `charts`.
@@ -63,6 +80,15 @@ public enum Reports {
         out += "|" + headers.enumerated().map { $0.offset == 0 ? "---" : "---:" }.joined(separator: "|") + "|\n"
         for row in rows(file) {
             out += "| " + row.enumerated().map { $0.offset == 0 ? "`\($0.element)`" : $0.element }.joined(separator: " | ") + " |\n"
+        }
+        if let ratios = file.ratios, !ratios.isEmpty {
+            out += "\n## Paired ratios\n\n"
+            out += "Each ratio alternates one sample of each scenario (\(ratios[0].rounds) rounds), so both run on the same machine state; "
+            out += "the figure is the median of the rounds' ratios.\n\n"
+            out += "| ratio | median | min–max | limit |\n|---|---:|---:|---:|\n"
+            for ratio in ratios {
+                out += "| `\(ratio.numerator)` / `\(ratio.denominator)` | " + ratioCells(ratio).joined(separator: " | ") + " |\n"
+            }
         }
         if !charts.isEmpty {
             out += "\n## Charts (cost per operation vs size)\n\n"

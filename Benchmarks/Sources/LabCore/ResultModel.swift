@@ -145,16 +145,24 @@ public struct ResultsFile: Codable, Equatable, Sendable {
     public var metadata: MachineMetadata
     /// All records, baselines (`raw.dispatch`, `naive.dispatch`) included.
     public var benchmarks: [BenchmarkRecord]
+    /// Paired time ratios (see ``PairedRatio``); absent in files from before they were measured.
+    public var ratios: [RatioRecord]?
 
     /// The current format version. Version 2 added instruction counts and made `stackBytes` the
     /// stack high-water (version 1 recorded the distance to the reducer body).
     public static let currentSchemaVersion = 2
 
     /// Creates a results file.
-    public init(schemaVersion: Int = ResultsFile.currentSchemaVersion, metadata: MachineMetadata, benchmarks: [BenchmarkRecord]) {
+    public init(schemaVersion: Int = ResultsFile.currentSchemaVersion, metadata: MachineMetadata, benchmarks: [BenchmarkRecord], ratios: [RatioRecord]? = nil) {
         self.schemaVersion = schemaVersion
         self.metadata = metadata
         self.benchmarks = benchmarks
+        self.ratios = ratios
+    }
+
+    /// The paired ratio of `numerator` over `denominator` (record keys), if measured.
+    public func ratio(_ numerator: String, over denominator: String) -> RatioRecord? {
+        ratios?.first { $0.numerator == numerator && $0.denominator == denominator }
     }
 
     /// The record named `name` (with `size`), if present.
@@ -240,6 +248,12 @@ public enum ResultsIO {
             }
             if let problem {
                 throw ResultsInputError("\(role) file '\(path)' is malformed: benchmarks[\(index)]: \(problem)")
+            }
+        }
+        for (index, ratio) in (file.ratios ?? []).enumerated() {
+            let values = [ratio.ratio.min, ratio.ratio.median, ratio.ratio.p90, ratio.ratio.max, ratio.limit ?? 1]
+            if !values.allSatisfy({ $0.isFinite && $0 >= 0 }) || !(ratio.ratio.min <= ratio.ratio.median && ratio.ratio.median <= ratio.ratio.max) || ratio.rounds < 1 {
+                throw ResultsInputError("\(role) file '\(path)' is malformed: ratios[\(index)]: negative, non-finite or unordered ratio '\(ratio.label)'")
             }
         }
     }

@@ -52,9 +52,13 @@ public struct RunConfiguration: Sendable, Equatable {
     /// Allocation readings after the first, at most: two equal readings in a row end the
     /// repetition (see ``Harness/allocations(_:iterations:repeats:counter:warmUp:)``).
     public var allocationRepeats: Int
+    /// Rounds of a paired ratio (one sample of each scenario per round).
+    public var ratioRounds: Int
+    /// Target duration of one sample of a paired ratio.
+    public var ratioSampleNanoseconds: UInt64
 
     /// Creates a configuration.
-    public init(mode: String, samples: Int, targetSampleNanoseconds: UInt64, budgetNanoseconds: UInt64 = .max, minimumSamples: Int = 3, allocationIterations: Int = RunConfiguration.defaultAllocationIterations, allocationRepeats: Int = 3) {
+    public init(mode: String, samples: Int, targetSampleNanoseconds: UInt64, budgetNanoseconds: UInt64 = .max, minimumSamples: Int = 3, allocationIterations: Int = RunConfiguration.defaultAllocationIterations, allocationRepeats: Int = 3, ratioRounds: Int = 15, ratioSampleNanoseconds: UInt64 = 2_000_000) {
         self.mode = mode
         self.samples = samples
         self.targetSampleNanoseconds = targetSampleNanoseconds
@@ -62,14 +66,18 @@ public struct RunConfiguration: Sendable, Equatable {
         self.minimumSamples = minimumSamples
         self.allocationIterations = allocationIterations
         self.allocationRepeats = allocationRepeats
+        self.ratioRounds = ratioRounds
+        self.ratioSampleNanoseconds = ratioSampleNanoseconds
     }
 
     /// Iterations used for allocation counting unless a scenario overrides it.
     public static let defaultAllocationIterations = 1000
-    /// `--quick`: 5 samples of ~2 ms (CI, smoke runs); at most ~0.3 s of samples per benchmark.
-    public static let quick = RunConfiguration(mode: "quick", samples: 5, targetSampleNanoseconds: 2_000_000, budgetNanoseconds: 300_000_000)
-    /// Default: 31 samples of ~40 ms; at most ~4 s of samples per benchmark.
-    public static let full = RunConfiguration(mode: "full", samples: 31, targetSampleNanoseconds: 40_000_000, budgetNanoseconds: 4_000_000_000)
+    /// `--quick`: 5 samples of ~2 ms (CI, smoke runs); at most ~0.3 s of samples per benchmark;
+    /// paired ratios over 15 rounds of ~2 ms samples.
+    public static let quick = RunConfiguration(mode: "quick", samples: 5, targetSampleNanoseconds: 2_000_000, budgetNanoseconds: 300_000_000, ratioRounds: 15, ratioSampleNanoseconds: 2_000_000)
+    /// Default: 31 samples of ~40 ms; at most ~4 s of samples per benchmark; paired ratios over 31
+    /// rounds of ~10 ms samples.
+    public static let full = RunConfiguration(mode: "full", samples: 31, targetSampleNanoseconds: 40_000_000, budgetNanoseconds: 4_000_000_000, ratioRounds: 31, ratioSampleNanoseconds: 10_000_000)
 }
 
 /// Result of timing one measured closure.

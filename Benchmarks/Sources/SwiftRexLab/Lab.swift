@@ -93,6 +93,8 @@ struct SwiftRexLab {
         print("calibration: 1000 objects and \(sizeClasses.summary) counted exactly (\(metadata.allocator ?? "jemalloc")); revision \(metadata.gitRevision.prefix(12)); \(metadata.toolchain)")
         let runner = Runner(configuration: configuration, counter: counter, log: { print($0) })
         var records = await runner.run(scenarios, filter: options.filter)
+        print("\npaired ratios: \(configuration.ratioRounds) rounds of ~\(formatDuration(Double(configuration.ratioSampleNanoseconds))) samples, the two scenarios alternating")
+        let ratios = await runner.measureRatios(RatioRegistry.all, scenarios: scenarios, filter: options.filter)
         let nativeSeconds = Double(monotonicNanoseconds() - started) / 1e9
 
         if options.countInstructions {
@@ -107,7 +109,7 @@ struct SwiftRexLab {
             }
             print("instructions: \(fixed(Double(monotonicNanoseconds() - passStart) / 1e9, digits: 1)) s under valgrind")
         }
-        let file = ResultsFile(metadata: metadata, benchmarks: records)
+        let file = ResultsFile(metadata: metadata, benchmarks: records, ratios: ratios)
         print("")
         print(Reports.table(file))
         print("\nmeasured in \(fixed(Double(monotonicNanoseconds() - started) / 1e9, digits: 1)) s (time, allocations, bytes, stack: \(fixed(nativeSeconds, digits: 1)) s)")

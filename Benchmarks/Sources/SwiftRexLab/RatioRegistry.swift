@@ -1,0 +1,32 @@
+import LabCore
+
+/// The time ratios the lab measures by interleaving two scenarios (see ``PairedRatio``): every
+/// time target of the project, with its limit, and the headline comparisons.
+enum RatioRegistry {
+    private static func key(_ name: String, _ size: Int? = nil) -> RecordKey { RecordKey(name: name, size: size) }
+
+    /// All paired ratios, in report order.
+    static let all: [PairedRatio] = [
+        // The method's own noise: a scenario against a second setup of itself (ideally 1).
+        PairedRatio("store.dispatch.reducer", over: "store.dispatch.reducer"),
+        // The dispatch floor against a naive closure store in another module.
+        PairedRatio("store.dispatch.reducer", over: "naive.dispatch"),
+        // Supervision at scale: an unrelated change costs what a dispatch costs, at any size.
+        PairedRatio(key("supervision.siblingMutation", 100_000), over: key("store.dispatch.reducer"), limit: 2),
+        PairedRatio(key("supervision.siblingMutation", 100_000), over: key("supervision.siblingMutation", 100), limit: 1.5),
+        PairedRatio(key("supervision.insertRemove", 100_000), over: key("supervision.insertRemove", 1_000), limit: 2),
+        PairedRatio(key("lift.collection.missingId", 100_000), over: key("lift.collection.missingId", 100), limit: 1.5),
+        // Effects against the Task they wrap.
+        PairedRatio("effects.task.roundtrip", over: "effects.roundtrip.taskPerAction", limit: 1.2),
+        PairedRatio("effects.task.roundtrip", over: "effects.task.roundtrip.raw"),
+        PairedRatio("effects.task.keyed", over: "effects.task.roundtrip", limit: 1.5),
+        PairedRatio("effects.roundtrip.burst", over: "effects.roundtrip.taskPerAction", limit: 0.1),
+        PairedRatio("effects.roundtrip.single", over: "effects.roundtrip.taskPerAction", limit: 1.0),
+        PairedRatio("effects.roundtrip.single", over: "effects.roundtrip.taskPerAction.single"),
+        // Lifts against hand-written code and the unlifted reducer.
+        PairedRatio("lift.nested3", over: "naive.nested3", limit: 2),
+        PairedRatio("lift.payload", over: "lift.payload.unlifted", limit: 1.5),
+        PairedRatio("store.dispatch.wide50", over: "store.dispatch.reducer", limit: 3),
+        PairedRatio("store.dispatch.wide50.caseIndexed", over: "store.dispatch.reducer", limit: 3),
+    ]
+}
