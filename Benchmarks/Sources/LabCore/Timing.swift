@@ -73,11 +73,11 @@ public struct RunConfiguration: Sendable, Equatable {
     /// Iterations used for allocation counting unless a scenario overrides it.
     public static let defaultAllocationIterations = 1000
     /// `--quick`: 5 samples of ~2 ms (CI, smoke runs); at most ~0.3 s of samples per benchmark;
-    /// paired ratios over 15 rounds of ~2 ms samples.
-    public static let quick = RunConfiguration(mode: "quick", samples: 5, targetSampleNanoseconds: 2_000_000, budgetNanoseconds: 300_000_000, ratioRounds: 15, ratioSampleNanoseconds: 2_000_000)
-    /// Default: 31 samples of ~40 ms; at most ~4 s of samples per benchmark; paired ratios over 31
-    /// rounds of ~10 ms samples.
-    public static let full = RunConfiguration(mode: "full", samples: 31, targetSampleNanoseconds: 40_000_000, budgetNanoseconds: 4_000_000_000, ratioRounds: 31, ratioSampleNanoseconds: 10_000_000)
+    /// paired ratios over 41 rounds of ~2 ms samples (about 0.2 s a pair).
+    public static let quick = RunConfiguration(mode: "quick", samples: 5, targetSampleNanoseconds: 2_000_000, budgetNanoseconds: 300_000_000, ratioRounds: 41, ratioSampleNanoseconds: 2_000_000)
+    /// Default: 31 samples of ~40 ms; at most ~4 s of samples per benchmark; paired ratios over 61
+    /// rounds of ~10 ms samples (about 1.3 s a pair).
+    public static let full = RunConfiguration(mode: "full", samples: 31, targetSampleNanoseconds: 40_000_000, budgetNanoseconds: 4_000_000_000, ratioRounds: 61, ratioSampleNanoseconds: 10_000_000)
 }
 
 /// Result of timing one measured closure.
