@@ -5,8 +5,8 @@ public struct AllocationSnapshot: Equatable, Sendable {
     /// Cumulative number of allocation requests served by all arenas
     /// (`stats.arenas.4096.small.nrequests + stats.arenas.4096.large.nrequests`).
     public var count: UInt64
-    /// Cumulative bytes allocated by the calling thread (`thread.allocated`),
-    /// counted in jemalloc size classes (usable size, not requested size).
+    /// Cumulative bytes allocated by every thread, counted in jemalloc size classes (usable size,
+    /// not requested size): each size class's request count times the class's size.
     public var bytes: UInt64
 
     /// Creates a snapshot from raw counter values.
@@ -52,13 +52,18 @@ public enum AllocationCounterError: Error, CustomStringConvertible, Equatable {
 /// The MIBs are resolved once. Every `snapshot()` flushes the calling
 /// thread's tcache (so its request counts are merged into the arena stats)
 /// and advances `epoch` (so the stats are refreshed) before reading.
-/// Counts cover every thread; bytes cover the calling thread only, which is
-/// where the lab runs its measured closures.
+/// Counts and bytes cover every thread. Bytes are the sum over jemalloc's size classes of each
+/// class's request count times its size, not `thread.allocated`: that one counts the calling
+/// thread only, and a measured closure that awaits can resume on another thread (the main actor
+/// runs on libdispatch's workers once the main thread parks), where the difference of two
+/// readings is meaningless (an `Effect.task` round trip read 137 KB per operation that way).
 public final class AllocationCounter {
     private var epochMIB: [Int]
     private var flushMIB: [Int]
     private var smallMIB: [Int]
     private var largeMIB: [Int]
+    /// Each size class's request counter and the class's size: small bins, then large extents.
+    private var classMIBs: [(mib: [Int], size: UInt64, isLarge: Bool)]
     private var threadAllocatedMIB: [Int]
     /// Whether large (and huge) requests are read; only tests turn it off, to prove that the
     /// size-class calibration notices.
@@ -70,6 +75,19 @@ public final class AllocationCounter {
         flushMIB = try Self.mib("thread.tcache.flush")
         smallMIB = try Self.mib("stats.arenas.4096.small.nrequests")
         largeMIB = try Self.mib("stats.arenas.4096.large.nrequests")
+        var classes: [(mib: [Int], size: UInt64, isLarge: Bool)] = []
+        let bins = Int(Self.readControl("arenas.nbins", as: UInt32.self) ?? 0)
+        for index in 0..<bins {
+            guard let size = Self.readControl("arenas.bin.\(index).size", as: Int.self) else { continue }
+            classes.append((try Self.mib("stats.arenas.4096.bins.\(index).nrequests"), UInt64(size), false))
+        }
+        let extents = Int(Self.readControl("arenas.nlextents", as: UInt32.self) ?? 0)
+        for index in 0..<extents {
+            guard let size = Self.readControl("arenas.lextent.\(index).size", as: Int.self) else { continue }
+            classes.append((try Self.mib("stats.arenas.4096.lextents.\(index).nrequests"), UInt64(size), true))
+        }
+        guard !classes.isEmpty else { throw AllocationCounterError.unavailable(name: "arenas.nbins", code: 0) }
+        classMIBs = classes
         threadAllocatedMIB = try Self.mib("thread.allocated")
     }
 
@@ -107,7 +125,11 @@ public final class AllocationCounter {
             mallctlbymib(buffer.baseAddress, epochLength, &oldEpoch, &epochSize, &newEpoch, MemoryLayout<UInt64>.size)
         }
         let count = readUInt64(&smallMIB) &+ (countsLarge ? readUInt64(&largeMIB) : 0)
-        let bytes = readUInt64(&threadAllocatedMIB)
+        var bytes: UInt64 = 0
+        for index in classMIBs.indices where countsLarge || !classMIBs[index].isLarge {
+            let requests = readUInt64(&classMIBs[index].mib)
+            if requests != 0 { bytes &+= requests &* classMIBs[index].size }
+        }
         return AllocationSnapshot(count: count, bytes: bytes)
     }
 
@@ -116,6 +138,17 @@ public final class AllocationCounter {
         let before = snapshot()
         body()
         return snapshot().since(before)
+    }
+
+    /// Counts the allocations made by `body`, with the bytes the calling thread allocated
+    /// (`thread.allocated`) instead of every thread's: for synchronous work measured while other
+    /// threads allocate (tests running in parallel).
+    public func measureOnCallingThread(_ body: () -> Void) -> AllocationSnapshot {
+        let before = snapshot()
+        let bytesBefore = readUInt64(&threadAllocatedMIB)
+        body()
+        let bytes = readUInt64(&threadAllocatedMIB) &- bytesBefore
+        return AllocationSnapshot(count: snapshot().since(before).count, bytes: bytes)
     }
 
     /// Allocates `objects` class instances kept alive in a pre-reserved array and

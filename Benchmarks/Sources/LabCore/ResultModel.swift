@@ -10,7 +10,8 @@ public struct BenchmarkRecord: Codable, Equatable, Sendable {
     public var nsPerOp: Summary
     /// Heap allocations per operation (exact; fixed iteration count, min of repeats).
     public var allocsPerOp: Double
-    /// Bytes allocated per operation (jemalloc `thread.allocated`, size-class bytes).
+    /// Bytes allocated per operation by every thread, in jemalloc size classes (each class's
+    /// request count times its size).
     public var bytesPerOp: Double
     /// Iterations per timed sample after loop scaling.
     public var iterations: Int?

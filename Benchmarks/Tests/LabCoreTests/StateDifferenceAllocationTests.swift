@@ -18,8 +18,9 @@ struct StateDifferenceAllocationTests {
         var filter = ""
     }
 
-    /// Bytes and allocations of one difference between `rows`-row states that differ in one field;
-    /// the minimum of a few attempts (counts include every thread: another test can only add).
+    /// Bytes (the calling thread's) and allocations (every thread's) of one difference between
+    /// `rows`-row states that differ in one field; the minimum of a few attempts (another test
+    /// can only add).
     func cost(rows: Int) throws -> AllocationSnapshot {
         let counter = try AllocationCounter()
         let expected = State(rows: (0..<rows).map { Row(id: $0, title: "row \($0)") })
@@ -28,7 +29,7 @@ struct StateDifferenceAllocationTests {
         var best = AllocationSnapshot(count: .max, bytes: .max)
         for _ in 0..<5 {
             var text = ""
-            let delta = counter.measure { text = stateDifference(expected: expected, actual: actual) }
+            let delta = counter.measureOnCallingThread { text = stateDifference(expected: expected, actual: actual) }
             blackHole(text)
             best = AllocationSnapshot(count: min(best.count, delta.count), bytes: min(best.bytes, delta.bytes))
         }

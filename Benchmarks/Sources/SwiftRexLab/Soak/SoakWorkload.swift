@@ -192,16 +192,11 @@ enum SoakWorkload {
         log("measuring \(options.actions) actions")
         let clock = ContinuousClock()
         let allocationsBefore = counter.snapshot()
-        let threadBefore = pthread_self()
         let start = clock.now
         await drive(options.actions)
         let elapsed = clock.now - start
         let allocationsAfter = counter.snapshot()
         let allocations = allocationsAfter.since(allocationsBefore)
-        // The same `pthread_t` can be a new thread (libdispatch retires idle workers and the next
-        // one may get the same address), whose counter starts again from zero: a reading that
-        // went backwards is not the same thread's.
-        let sameThread = pthread_equal(threadBefore, pthread_self()) != 0 && allocationsAfter.bytes >= allocationsBefore.bytes
         let residentEnd = ProcessMemory.residentBytes() ?? 0
         let seconds = Double(elapsed.components.seconds) + Double(elapsed.components.attoseconds) / 1e18
         let report = SoakReport(
@@ -212,9 +207,9 @@ enum SoakWorkload {
             effectActions: counters.effectActions.load(ordering: .relaxed) - effectsBefore,
             seconds: seconds,
             allocations: allocations.count,
-            // `thread.allocated` is per thread: when the awaits resumed the main actor on another
-            // thread the difference is meaningless (it can even run backwards), so it is dropped.
-            bytes: sameThread ? allocations.bytes : nil,
+            // Every thread's bytes (the counter sums jemalloc's size classes), so the reading holds
+            // wherever the awaits resumed the main actor.
+            bytes: allocations.bytes,
             residentBytesStart: residentStart,
             residentBytesEnd: residentEnd,
             openChannelsStart: openStart,
