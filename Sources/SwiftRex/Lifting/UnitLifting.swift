@@ -119,20 +119,29 @@ internal struct FocusLift<LA: Sendable, LS: Sendable, LE: Sendable, GA: Sendable
                 withExtendedLifetime(fusion) { lifted.applies(action, &state) }
             }
             let unownedFusion = Unmanaged<ReducerFusion<GA, GS>>.passUnretained(fusion)
-            if case .stored(let offset) = inPlace {
-                // A stored part: no test of the focus's kind; the decide-and-mutate reads the
-                // offset from the one reference it captures.
-                let reduce: @Sendable (GA, inout GS, () -> Void) -> Bool
-                if innerApplies == nil {
-                    reduce = { action, state, willWrite in lifted.reduceAlwaysApplyingStored(action, &state, willWrite) }
-                } else {
-                    reduce = { action, state, willWrite in lifted.reduceStored(action, &state, willWrite) }
-                }
-                // A function forced inline, not a closure literal: the forwarder that adapts the
+            if case .stored = inPlace {
+                // A stored part: no test of the focus's kind; each closure reads the offset from
+                // the unit it captures.
+                // Functions forced inline, not closure literals: the forwarder that adapts the
                 // action's passing convention then holds the whole body instead of calling it.
-                // It captures the offset as well: its forwarder unpacks two captures and holds the
-                // whole body, where one capture would leave a forwarder and a call.
-                @inline(__always) @Sendable func runStored(_ action: GA, _ state: inout GS) { lifted.run(action, &state, at: offset) }
+                // Each captures the lane as well as the unit: its forwarder unpacks two captures
+                // and holds the whole body, where one capture would leave a forwarder and a call.
+                // The lane is read before the extract, the unit (with the offset) after it, so
+                // one register fewer stays live across the extract's call.
+                @inline(__always) @Sendable func reduceAlwaysApplyingStored(_ action: GA, _ state: inout GS, _ willWrite: () -> Void) -> Bool {
+                    guard let local = lane.extract(action) else { return false }
+                    lifted.runStoredFocus(local, &state, willWrite)
+                    return true
+                }
+                @inline(__always) @Sendable func reduceStored(_ action: GA, _ state: inout GS, _ willWrite: () -> Void) -> Bool {
+                    guard let local = lane.extract(action) else { return false }
+                    return lifted.reduceStoredFocus(local, &state, willWrite)
+                }
+                let reduce: @Sendable (GA, inout GS, () -> Void) -> Bool = innerApplies == nil ? reduceAlwaysApplyingStored : reduceStored
+                @inline(__always) @Sendable func runStored(_ action: GA, _ state: inout GS) {
+                    guard let local = lane.extract(action) else { return }
+                    lifted.runStoredFocus(local, &state)
+                }
                 return ReducerUnit(
                     applies: applies,
                     run: runStored,
@@ -339,31 +348,27 @@ internal final class InPlaceLiftedReducer<AL: ExtractsAction, LS>: Sendable {
         }
     }
 
-    /// ``run(_:_:)`` for a focus stored at `offset`.
+    /// Runs the inner unit on the focus stored at ``storedOffset``, the action extracted.
     @inlinable @inline(__always)
-    func run<GS>(_ action: AL.GlobalAction, _ state: inout GS, at offset: Int) {
-        guard let local = lane.extract(action) else { return }
-        withUnsafeMutablePointer(to: &state) { whole in
-            innerRun(local, &UnsafeMutableRawPointer(whole).advanced(by: offset).assumingMemoryBound(to: LS.self).pointee)
-        }
+    func runStoredFocus<GS>(_ local: AL.LocalAction, _ state: inout GS) {
+        withStoredFocus(&state) { innerRun(local, &$0) }
     }
 
-    /// ``reduceAlwaysApplying(_:_:_:)`` for a focus stored at ``storedOffset``.
+    /// Tells `willWrite`, then runs the inner unit on the focus stored at ``storedOffset``, the
+    /// action extracted (``reduceAlwaysApplying(_:_:_:)`` for a stored focus, past its extract).
     @inlinable @inline(__always)
-    func reduceAlwaysApplyingStored<GS>(_ action: AL.GlobalAction, _ state: inout GS, _ willWrite: () -> Void) -> Bool {
-        guard let local = lane.extract(action) else { return false }
+    func runStoredFocus<GS>(_ local: AL.LocalAction, _ state: inout GS, _ willWrite: () -> Void) {
         withStoredFocus(&state) { (focus: inout LS) -> Void in
             willWrite()
             innerRun(local, &focus)
         }
-        return true
     }
 
-    /// ``reduce(_:_:_:)`` for a focus stored at ``storedOffset``.
+    /// The inner unit's decide-and-mutate on the focus stored at ``storedOffset``, the action
+    /// extracted (``reduce(_:_:_:)`` for a stored focus, past its extract).
     @inlinable @inline(__always)
-    func reduceStored<GS>(_ action: AL.GlobalAction, _ state: inout GS, _ willWrite: () -> Void) -> Bool {
-        guard let local = lane.extract(action) else { return false }
-        return withStoredFocus(&state) { innerReduce(local, &$0, willWrite) }
+    func reduceStoredFocus<GS>(_ local: AL.LocalAction, _ state: inout GS, _ willWrite: () -> Void) -> Bool {
+        withStoredFocus(&state) { innerReduce(local, &$0, willWrite) }
     }
 
     /// Decides and mutates in one pass, the inner unit always applying: observers are told, then
