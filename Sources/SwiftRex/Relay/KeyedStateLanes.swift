@@ -152,17 +152,20 @@ internal final class PositionCache<ID: Hashable & Sendable>: Sendable {
         @usableFromInline var storage: UInt?
         /// A copy of the array `byID` was built from, held so `storage` cannot change in place.
         @usableFromInline var witness: Witness?
+        /// `storage` while `witness` is held, else `nil` (read instead of `witness`: a check of
+        /// the optional witness goes through its type's value witness table).
+        @usableFromInline var witnessStorage: UInt?
         /// Unique per table built: a witness released for an element write is restored only over
         /// the table it was taken from.
         @usableFromInline var generation: UInt64
-        /// The ``epoch`` at which this table was last chosen by storage.
+        /// The ``epoch`` at which this table was built or last made current from the spares.
         @usableFromInline var lastUse: UInt64
         /// The other tables, most recently chosen first.
         @usableFromInline var spares: [Table]
         /// Storages whose last scan found nothing, most recent first (a hint: a second miss there
         /// builds a witnessed table).
         @usableFromInline var missed: [UInt]
-        /// Counts out-of-line lookups.
+        /// Counts tables built and spares made current.
         @usableFromInline var epoch: UInt64
         /// The ``epoch`` of the last table built.
         @usableFromInline var lastBuild: UInt64
@@ -177,6 +180,7 @@ internal final class PositionCache<ID: Hashable & Sendable>: Sendable {
             lastPosition = 0
             storage = nil
             witness = nil
+            witnessStorage = nil
             generation = 0
             lastUse = 0
             spares = []
@@ -187,16 +191,19 @@ internal final class PositionCache<ID: Hashable & Sendable>: Sendable {
             idsRead = 0
         }
 
-        /// Makes the table built from `storage` current, when there is one (it is then marked
-        /// used); returns whether there was.
-        @inlinable
+        /// Makes the table built from `storage` current, when there is one; returns whether there
+        /// was. A spare made current is marked used. The current table needs no mark: it was
+        /// built last, or chosen since the last build, so it is never dropped as unused.
+        @inlinable @inline(__always)
         mutating func choose(_ storage: UInt?) -> Bool {
-            epoch &+= 1
-            if self.storage == storage {
-                lastUse = epoch
-                return true
-            }
+            self.storage == storage || chooseSpare(storage)
+        }
+
+        /// ``choose(_:)`` when the current table was built from other storage.
+        @inlinable @inline(never)
+        mutating func chooseSpare(_ storage: UInt?) -> Bool {
             guard storage != nil, let index = spares.firstIndex(where: { $0.storage == storage }) else { return false }
+            epoch &+= 1
             var chosen = spares.remove(at: index)
             swap(&byID, &chosen.byID)
             swap(&self.storage, &chosen.storage)
@@ -204,6 +211,7 @@ internal final class PositionCache<ID: Hashable & Sendable>: Sendable {
             swap(&generation, &chosen.generation)
             swap(&lastUse, &chosen.lastUse)
             spares.insert(chosen, at: 0)
+            witnessStorage = witness == nil ? nil : self.storage
             lastID = nil
             lastUse = epoch
             return true
@@ -215,7 +223,7 @@ internal final class PositionCache<ID: Hashable & Sendable>: Sendable {
         @inlinable
         mutating func install(_ fresh: [ID: Int], storage: UInt?, witness: Witness?) -> [Witness] {
             var dropped: [Witness] = []
-            if self.storage != storage, !byID.isEmpty || self.witness != nil {
+            if self.storage != storage, !byID.isEmpty || witnessStorage != nil {
                 spares.insert(Table(byID: byID, storage: self.storage, witness: self.witness.take(), generation: generation, lastUse: lastUse), at: 0)
                 // Spares no lookup chose since the last build belong to no container in use.
                 let lastBuild = self.lastBuild
@@ -230,11 +238,21 @@ internal final class PositionCache<ID: Hashable & Sendable>: Sendable {
             } else if let replaced = self.witness.take() {
                 dropped.append(replaced)
             }
+            if let storage {
+                // A spare of the same storage (two threads raced to build it) is superseded.
+                spares.removeAll { spare in
+                    guard spare.storage == storage else { return false }
+                    if let witness = spare.witness { dropped.append(witness) }
+                    return true
+                }
+            }
             byID = fresh
             self.storage = storage
             self.witness = witness
+            witnessStorage = witness == nil ? nil : storage
             generations &+= 1
             generation = generations
+            epoch &+= 1
             lastUse = epoch
             lastBuild = epoch
             if let storage { missed.removeAll { $0 == storage } }
@@ -254,7 +272,7 @@ internal final class PositionCache<ID: Hashable & Sendable>: Sendable {
         /// What ``witnessed`` says of these tables.
         @inlinable
         var witnessState: UInt {
-            var found: UInt = witness == nil ? 0 : storage ?? 0
+            var found: UInt = witnessStorage ?? 0
             for spare in spares where spare.witness != nil {
                 if found != 0 { return PositionCache.severalWitnesses }
                 found = spare.storage ?? 0
@@ -276,7 +294,7 @@ internal final class PositionCache<ID: Hashable & Sendable>: Sendable {
     @usableFromInline var idsRead: Int { positions.withLock { $0.idsRead } }
 
     /// Tables held (tests).
-    @usableFromInline var tableCount: Int { positions.withLock { ($0.byID.isEmpty && $0.witness == nil ? 0 : 1) + $0.spares.count } }
+    @usableFromInline var tableCount: Int { positions.withLock { ($0.byID.isEmpty && $0.witnessStorage == nil ? 0 : 1) + $0.spares.count } }
 
     /// The position the current table holds for `id`, or `nil` when it holds none: one lock, no
     /// read of the container. The caller validates the position against the container and
@@ -313,10 +331,11 @@ internal final class PositionCache<ID: Hashable & Sendable>: Sendable {
         idAt: (Int) -> ID, ids: () -> [ID]
     ) -> Int? {
         guard count > 0 else { return nil }
-        let (tabled, exact) = positions.withLock { positions -> (Int?, Bool) in
-            let chosen = positions.choose(storage)
-            return (positions.byID[id], chosen && storage != nil && positions.witness != nil)
-        }
+        // The current table first, read as a routed action reads it (the usual case: one Store).
+        var (tabled, witnessStorage, current) = positions.withLock { ($0.byID[id], $0.witnessStorage, $0.storage) }
+        if current != storage { (tabled, witnessStorage) = chosen(id, storage: storage) }
+        // A witness lies in the current table's storage: this container's only if it was chosen.
+        let exact = storage != nil && witnessStorage == storage
         if let tabled {
             if tabled < count, idAt(tabled) == id {
                 positions.withLock { positions in
@@ -340,6 +359,16 @@ internal final class PositionCache<ID: Hashable & Sendable>: Sendable {
         }
         if secondMiss, let storage { _ = rebuild(finding: id, count: count, ids: ids(), scanned: 0, storage: storage, witness: Witness(copy container)) }
         return nil
+    }
+
+    /// The position the table built from `storage` holds for `id`, and its witness's storage,
+    /// once that table is made current; the current table's when there is none.
+    @inlinable @inline(never)
+    func chosen(_ id: ID, storage: UInt?) -> (Int?, UInt?) {
+        positions.withLock { positions in
+            _ = positions.choose(storage)
+            return (positions.byID[id], positions.witnessStorage)
+        }
     }
 
     /// Rebuilds the table of the container in `storage` from its ids (first occurrence wins;
@@ -379,7 +408,8 @@ internal final class PositionCache<ID: Hashable & Sendable>: Sendable {
         guard state == storage || state == Self.severalWitnesses else { return nil }
         let (released, generation) = positions.withLock { positions -> (Witness?, UInt64?) in
             var taken: (Witness?, UInt64?) = (nil, nil)
-            if positions.storage == storage, positions.witness != nil {
+            if positions.witnessStorage == storage {
+                positions.witnessStorage = nil
                 taken = (positions.witness.take(), positions.generation)
             } else if let index = positions.spares.firstIndex(where: { $0.storage == storage && $0.witness != nil }) {
                 taken = (positions.spares[index].witness.take(), positions.spares[index].generation)
@@ -399,8 +429,9 @@ internal final class PositionCache<ID: Hashable & Sendable>: Sendable {
         let witness = Witness(pinned)
         positions.withLock { positions in
             if positions.storage == storage, positions.generation == generation {
-                guard positions.witness == nil else { return }
+                guard positions.witnessStorage == nil else { return }
                 positions.witness = witness
+                positions.witnessStorage = storage
             } else if let index = positions.spares.firstIndex(where: { $0.storage == storage && $0.generation == generation }) {
                 guard positions.spares[index].witness == nil else { return }
                 positions.spares[index].witness = witness
@@ -488,7 +519,14 @@ extension Relay {
         func position(_ id: ID, in elements: Container) -> Int? {
             guard let tabled = cache.tabled(id) else { return located(id, in: elements) }
             if tabled < elements.count, idAt(tabled, in: elements) == id { return tabled }
-            return located(id, in: elements)
+            return relocated(id, in: elements)
+        }
+
+        /// ``located(_:in:)`` for an id the current table places elsewhere. A call site of its
+        /// own: sharing one with the id the table lacks cost the routed-action path two moves.
+        @inlinable @inline(never)
+        func relocated(_ id: ID, in elements: Container) -> Int? {
+            located(id, in: elements)
         }
 
         /// The id of the element at `offset`, read where it lies: a large element is not copied
