@@ -91,8 +91,8 @@ internal struct Witness: @unchecked Sendable {
 /// table cannot place is looked up, out of line, in the table built from the container's own
 /// storage, which then becomes current. Stores alternating their actions thus each keep O(1)
 /// routing and O(1) absence, instead of rebuilding one shared table on every alternation. A
-/// container without such an address (not an `Array` or `ContiguousArray`, or empty) has one
-/// table, as before. Memory is bounded: when a table is built, spare tables no lookup chose since
+/// container without such an address (not an `Array` or `ContiguousArray`, or empty) uses one
+/// table for all. Memory is bounded: when a table is built, spare tables no lookup chose since
 /// the previous build are dropped (a container that moved to new storage leaves its old table
 /// behind), and beyond three spares the least recently chosen is dropped, with its witness.
 ///
