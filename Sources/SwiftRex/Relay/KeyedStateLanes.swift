@@ -296,23 +296,27 @@ internal final class PositionCache<ID: Hashable & Sendable>: Sendable {
     /// Tables held (tests).
     @usableFromInline var tableCount: Int { positions.withLock { ($0.byID.isEmpty && $0.witnessStorage == nil ? 0 : 1) + $0.spares.count } }
 
-    /// The position the current table holds for `id`, or `nil` when it holds none: one lock, no
-    /// read of the container. The caller validates the position against the container and
-    /// answers an id the table lacks, or a position that does not hold it, with
-    /// ``locate(_:count:storage:witness:idAt:ids:)``, out of line, so that the routed-action
-    /// path (a table hit) reads nothing about witnesses or storage.
+    /// The position the current table holds for `id` (zero or more), else `-1 - w`, where `w` is
+    /// the storage the table's witness pins (`0` when it has none, or when the address does not
+    /// fit a positive `Int`): one lock, no read of the container. The caller validates a position
+    /// against the container; an id the table lacks is absent at once when the container lies in
+    /// the witnessed storage (the table was built from these very ids), and anything else is
+    /// answered by ``locate(_:count:storage:witness:idAt:ids:)``, out of line, so that the
+    /// routed-action path (a table hit) reads nothing about witnesses or storage.
     @inlinable @inline(__always)
-    func tabled(_ id: ID) -> Int? {
-        // A (found, position) pair, not an optional, out of the lock: the hit on the last id then
-        // returns without setting up a frame.
-        let cached = positions.withLock { positions -> (known: Bool, position: Int) in
-            if positions.lastID == id { return (true, positions.lastPosition) }
-            guard let position = positions.byID[id] else { return (false, 0) }
+    func tabled(_ id: ID) -> Int {
+        // One word out of the lock, not an optional or a pair: the hit on the last id then returns
+        // without setting up a frame, and the miss carries the witness for free.
+        positions.withLock { positions -> Int in
+            if positions.lastID == id { return positions.lastPosition }
+            guard let position = positions.byID[id] else {
+                let witnessed = Int(bitPattern: positions.witnessStorage ?? 0)
+                return witnessed > 0 ? -1 &- witnessed : -1
+            }
             positions.lastID = id
             positions.lastPosition = position
-            return (true, position)
+            return position
         }
-        return cached.known ? cached.position : nil
     }
 
     /// The position of an id the current table could not place.
@@ -517,9 +521,18 @@ extension Relay {
         /// The position of `id` in `elements`: a table hit read back where the element lies.
         @inlinable
         func position(_ id: ID, in elements: Container) -> Int? {
-            guard let tabled = cache.tabled(id) else { return located(id, in: elements) }
+            let tabled = cache.tabled(id)
+            guard tabled >= 0 else { return untabled(id, in: elements, witnessed: UInt(bitPattern: -1 &- tabled)) }
             if tabled < elements.count, idAt(tabled, in: elements) == id { return tabled }
             return relocated(id, in: elements)
+        }
+
+        /// ``located(_:in:)`` for an id the current table lacks, unless the container lies in
+        /// `witnessed`, the storage the table's witness pins (`0`: none): the id is then absent.
+        @inlinable @inline(never)
+        func untabled(_ id: ID, in elements: Container, witnessed: UInt) -> Int? {
+            if witnessed != 0, let storage = elements.withContiguousStorageIfAvailable({ Self.storage(of: $0) }), storage == witnessed { return nil }
+            return located(id, in: elements)
         }
 
         /// ``located(_:in:)`` for an id the current table places elsewhere. A call site of its
