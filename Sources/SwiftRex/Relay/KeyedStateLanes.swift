@@ -105,8 +105,9 @@ internal struct Witness: @unchecked Sendable {
 /// place) and restore it when the element's id is unchanged; witnesses of other storages are
 /// left alone. Without a witness an absent id costs one scan of the ids; a second miss on the same
 /// storage builds a witnessed table, so the scans a witness saves pay for the one copy it may
-/// cause. A table hit reads nothing about witnesses (only misses, out of line, do); an element
-/// write reads one word, ``witnessed``, before writing.
+/// cause. A table hit reads nothing about witnesses (a miss reads the current table's witness
+/// storage in the same lock, and compares it out of line); an element write reads one word,
+/// ``witnessed``, before writing.
 ///
 /// Inlinable, so lookups run specialised for the element id type: unspecialised, every lookup
 /// looked up generic type metadata at run time (thousands of instructions per routed action).
