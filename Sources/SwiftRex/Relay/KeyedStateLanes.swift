@@ -85,141 +85,302 @@ internal struct Witness: @unchecked Sendable {
 /// A thread-safe id → position cache, rebuilt only when a lookup finds it stale (a structural
 /// change). Duplicate ids are reported once per rebuild; the first occurrence wins.
 ///
-/// An id the table lacks is absent in O(1) when the table has a *witness*: a copy of the array
+/// The cache lives in a lift, so every Store built from the same behavior shares it (two windows,
+/// an app store and a test store, previews). It therefore keeps up to four tables, each keyed by
+/// the storage it was built from (the address of an array's first element): an id the current
+/// table cannot place is looked up, out of line, in the table built from the container's own
+/// storage, which then becomes current. Stores alternating their actions thus each keep O(1)
+/// routing and O(1) absence, instead of rebuilding one shared table on every alternation. A
+/// container without such an address (not an `Array` or `ContiguousArray`, or empty) uses one
+/// table for all. Memory is bounded: when a table is built, spare tables no lookup chose since
+/// the previous build are dropped (a container that moved to new storage leaves its old table
+/// behind), and beyond three spares the least recently chosen is dropped, with its witness.
+///
+/// An id a table lacks is absent in O(1) when the table has a *witness*: a copy of the array
 /// (`Array` or `ContiguousArray`) the table was built from. Holding the copy shares that array's
-/// storage, so nothing can write the storage in place (copy-on-write): while the container still
+/// storage, so nothing can write the storage in place (copy-on-write): while a container still
 /// lies in the witnessed storage, its ids are the table's ids. Any other write moves the container
 /// to fresh storage, the addresses differ, and absence is checked by scanning again. The lane's
-/// own element writes release the witness first (so they stay in place) and restore it when the
-/// element's id is unchanged. Without a witness (other containers, or an array whose storage
-/// changed) an absent id costs one scan of the ids; a second miss on the same storage builds a
-/// witnessed table, so the scans a witness saves pay for the one copy it may cause. A witness of
-/// storage the container has left (it keeps an old array alive) is dropped by the next miss or
-/// element write through the lane. A table hit reads nothing about witnesses (only misses, out of
-/// line, do); an element write reads one flag, ``witnessed``, before writing.
+/// own element writes release the witness of the container's storage first (so they stay in
+/// place) and restore it when the element's id is unchanged; witnesses of other storages are
+/// left alone. Without a witness an absent id costs one scan of the ids; a second miss on the same
+/// storage builds a witnessed table, so the scans a witness saves pay for the one copy it may
+/// cause. A table hit reads nothing about witnesses (a miss reads the current table's witness
+/// storage in the same lock, and compares it out of line); an element write reads one word,
+/// ``witnessed``, before writing.
 ///
 /// Inlinable, so lookups run specialised for the element id type: unspecialised, every lookup
 /// looked up generic type metadata at run time (thousands of instructions per routed action).
 @usableFromInline
 internal final class PositionCache<ID: Hashable & Sendable>: Sendable {
+    /// Tables kept besides the current one.
+    @usableFromInline static var spareTables: Int { 3 }
+    /// Storages remembered as missed once.
+    @usableFromInline static var missHints: Int { 4 }
+    /// ``witnessed`` when two or more tables have a witness (never a storage address: those are
+    /// aligned).
+    @usableFromInline static var severalWitnesses: UInt { 1 }
+
+    /// A table other than the current one, kept for the container in `storage`.
+    @usableFromInline
+    internal struct Table {
+        @usableFromInline var byID: [ID: Int]
+        @usableFromInline var storage: UInt?
+        @usableFromInline var witness: Witness?
+        @usableFromInline var generation: UInt64
+        @usableFromInline var lastUse: UInt64
+
+        @inlinable
+        init(byID: [ID: Int], storage: UInt?, witness: Witness?, generation: UInt64, lastUse: UInt64) {
+            self.byID = byID
+            self.storage = storage
+            self.witness = witness
+            self.generation = generation
+            self.lastUse = lastUse
+        }
+    }
+
     @usableFromInline
     internal struct Positions {
+        // The current table, stored inline: a routed action reads only `byID` and the memo.
         @usableFromInline var byID: [ID: Int]
         /// The last id found and its position: a routed action looks its element up twice (in
         /// the pre-mutation test, then to mutate), and the second lookup then skips the table.
         @usableFromInline var lastID: ID?
         @usableFromInline var lastPosition: Int
-        /// A copy of the array `byID` was built from, held so its storage cannot change in place.
+        /// The first element's address in the storage `byID` was built from (compared, never
+        /// dereferenced), or `nil` when the container has no such address.
+        @usableFromInline var storage: UInt?
+        /// A copy of the array `byID` was built from, held so `storage` cannot change in place.
         @usableFromInline var witness: Witness?
-        /// The first element's address in the witness's storage (compared, never dereferenced).
+        /// `storage` while `witness` is held, else `nil` (read instead of `witness`: a check of
+        /// the optional witness goes through its type's value witness table).
         @usableFromInline var witnessStorage: UInt?
-        /// Bumped whenever `byID` is replaced: a witness released for an element write is restored
-        /// only over the table it was taken from.
+        /// Unique per table built: a witness released for an element write is restored only over
+        /// the table it was taken from.
         @usableFromInline var generation: UInt64
-        /// The storage of the last scan that found nothing (a hint: a second miss there builds a
-        /// witnessed table).
-        @usableFromInline var missedStorage: UInt?
+        /// The ``epoch`` at which this table was built or last made current from the spares.
+        @usableFromInline var lastUse: UInt64
+        /// The other tables, most recently chosen first.
+        @usableFromInline var spares: [Table]
+        /// Storages whose last scan found nothing, most recent first (a hint: a second miss there
+        /// builds a witnessed table).
+        @usableFromInline var missed: [UInt]
+        /// Counts tables built and spares made current.
+        @usableFromInline var epoch: UInt64
+        /// The ``epoch`` of the last table built.
+        @usableFromInline var lastBuild: UInt64
+        @usableFromInline var generations: UInt64
         /// Ids read by scans and rebuilds since the cache was made (tests).
         @usableFromInline var idsRead: Int
-
-        /// Takes the witness out (released by the caller, after the lock).
-        @inlinable
-        mutating func dropWitness() -> Witness? {
-            witnessStorage = nil
-            return witness.take()
-        }
 
         @inlinable
         init() {
             byID = [:]
             lastID = nil
             lastPosition = 0
+            storage = nil
             witness = nil
             witnessStorage = nil
             generation = 0
-            missedStorage = nil
+            lastUse = 0
+            spares = []
+            missed = []
+            epoch = 0
+            lastBuild = 0
+            generations = 0
             idsRead = 0
+        }
+
+        /// Makes the table built from `storage` current, when there is one; returns whether there
+        /// was. A spare made current is marked used. The current table needs no mark: it was
+        /// built last, or chosen since the last build, so it is never dropped as unused.
+        @inlinable @inline(__always)
+        mutating func choose(_ storage: UInt?) -> Bool {
+            self.storage == storage || chooseSpare(storage)
+        }
+
+        /// ``choose(_:)`` when the current table was built from other storage.
+        @inlinable @inline(never)
+        mutating func chooseSpare(_ storage: UInt?) -> Bool {
+            guard storage != nil, let index = spares.firstIndex(where: { $0.storage == storage }) else { return false }
+            epoch &+= 1
+            var chosen = spares.remove(at: index)
+            swap(&byID, &chosen.byID)
+            swap(&self.storage, &chosen.storage)
+            swap(&witness, &chosen.witness)
+            swap(&generation, &chosen.generation)
+            swap(&lastUse, &chosen.lastUse)
+            spares.insert(chosen, at: 0)
+            witnessStorage = witness == nil ? nil : self.storage
+            lastID = nil
+            lastUse = epoch
+            return true
+        }
+
+        /// Installs a table built from `storage`: it replaces the current table when that was
+        /// built from the same storage (or is empty), else the current table becomes a spare.
+        /// Returns the witnesses dropped, to be released after the lock.
+        @inlinable
+        mutating func install(_ fresh: [ID: Int], storage: UInt?, witness: Witness?) -> [Witness] {
+            var dropped: [Witness] = []
+            if self.storage != storage, !byID.isEmpty || witnessStorage != nil {
+                spares.insert(Table(byID: byID, storage: self.storage, witness: self.witness.take(), generation: generation, lastUse: lastUse), at: 0)
+                // Spares no lookup chose since the last build belong to no container in use.
+                let lastBuild = self.lastBuild
+                spares.removeAll { spare in
+                    guard spare.lastUse < lastBuild else { return false }
+                    if let witness = spare.witness { dropped.append(witness) }
+                    return true
+                }
+                while spares.count > PositionCache.spareTables {
+                    if let witness = spares.removeLast().witness { dropped.append(witness) }
+                }
+            } else if let replaced = self.witness.take() {
+                dropped.append(replaced)
+            }
+            if let storage {
+                // A spare of the same storage (two threads raced to build it) is superseded.
+                spares.removeAll { spare in
+                    guard spare.storage == storage else { return false }
+                    if let witness = spare.witness { dropped.append(witness) }
+                    return true
+                }
+            }
+            byID = fresh
+            self.storage = storage
+            self.witness = witness
+            witnessStorage = witness == nil ? nil : storage
+            generations &+= 1
+            generation = generations
+            epoch &+= 1
+            lastUse = epoch
+            lastBuild = epoch
+            if let storage { missed.removeAll { $0 == storage } }
+            return dropped
+        }
+
+        /// Remembers a scan of `storage` that found nothing; returns whether the last one there
+        /// found nothing too.
+        @inlinable
+        mutating func noteMiss(_ storage: UInt) -> Bool {
+            if missed.contains(storage) { return true }
+            missed.insert(storage, at: 0)
+            if missed.count > PositionCache.missHints { missed.removeLast() }
+            return false
+        }
+
+        /// What ``witnessed`` says of these tables.
+        @inlinable
+        var witnessState: UInt {
+            var found: UInt = witnessStorage ?? 0
+            for spare in spares where spare.witness != nil {
+                if found != 0 { return PositionCache.severalWitnesses }
+                found = spare.storage ?? 0
+            }
+            return found
         }
     }
 
     @usableFromInline let positions = Mutex(Positions())
-    /// Whether the table may have a witness (written under the lock, read without it): a write
-    /// finding none skips the lock. A stale read costs only an in-place write (copy-on-write).
-    @usableFromInline let witnessed = Atomic<Bool>(false)
+    /// Which storages witnesses pin (written under the lock, read without it): `0` when none,
+    /// the storage when one table has a witness, ``severalWitnesses`` when more do. A write to a
+    /// container in storage no witness pins skips the lock. A stale read costs only an in-place
+    /// write (copy-on-write).
+    @usableFromInline let witnessed = Atomic<UInt>(0)
 
     @usableFromInline init() {}
 
     /// Ids read by scans and rebuilds since the cache was made.
     @usableFromInline var idsRead: Int { positions.withLock { $0.idsRead } }
 
-    /// The position the table holds for `id`, or `nil` when it holds none: one lock, no read of
-    /// the container. The caller validates the position against the container (a stale table is
-    /// rebuilt, out of line) and answers an id the table lacks with
-    /// ``untabled(_:count:storage:witness:idAt:rebuild:)``, out of line too, so that the
-    /// routed-action path (a table hit) reads nothing about witnesses.
+    /// Tables held (tests).
+    @usableFromInline var tableCount: Int { positions.withLock { ($0.byID.isEmpty && $0.witnessStorage == nil ? 0 : 1) + $0.spares.count } }
+
+    /// The position the current table holds for `id` (zero or more), else `-1 - w`, where `w` is
+    /// the storage the table's witness pins (`0` when it has none, or when the address does not
+    /// fit a positive `Int`): one lock, no read of the container. The caller validates a position
+    /// against the container; an id the table lacks is absent at once when the container lies in
+    /// the witnessed storage (the table was built from these very ids), and anything else is
+    /// answered by ``locate(_:count:storage:witness:idAt:ids:)``, out of line, so that the
+    /// routed-action path (a table hit) reads nothing about witnesses or storage.
     @inlinable @inline(__always)
-    func tabled(_ id: ID) -> Int? {
-        // A (found, position) pair, not an optional, out of the lock: the hit on the last id then
-        // returns without setting up a frame.
-        let cached = positions.withLock { positions -> (known: Bool, position: Int) in
-            if positions.lastID == id { return (true, positions.lastPosition) }
-            guard let position = positions.byID[id] else { return (false, 0) }
+    func tabled(_ id: ID) -> Int {
+        // One word out of the lock, not an optional or a pair: the hit on the last id then returns
+        // without setting up a frame, and the miss carries the witness for free.
+        positions.withLock { positions -> Int in
+            if positions.lastID == id { return positions.lastPosition }
+            guard let position = positions.byID[id] else {
+                let witnessed = Int(bitPattern: positions.witnessStorage ?? 0)
+                return witnessed > 0 ? -1 &- witnessed : -1
+            }
             positions.lastID = id
             positions.lastPosition = position
-            return (true, position)
+            return position
         }
-        return cached.known ? cached.position : nil
     }
 
-    /// The position of an id ``tabled(_:)`` found no position for.
+    /// The position of an id the current table could not place.
     ///
     /// `storage` is the address of the container's first element when the container is an array
     /// whose storage a copy of `container` (the witness, taken only when a table is built for it)
-    /// pins, else `nil` (absence is then always scanned for). The table is read again with its
-    /// witness, under one lock: an id it still lacks is absent at once when the witness lies in
-    /// `storage` (the table was built from these very ids); otherwise it is looked for with a plain
-    /// scan of the ids, and only when the scan finds it (the container changed) is the table
-    /// rebuilt. A miss is a late action for a removed element: out of line, off the hit path.
+    /// pins, else `nil`. The table built from `storage` is made current and read, with its
+    /// witness, under one lock: a position it holds is checked against the container (a stale
+    /// table is rebuilt); an id it lacks is absent at once when the witness lies in `storage`
+    /// (the table was built from these very ids); otherwise it is looked for with a plain scan of
+    /// the ids, and only when the scan finds it (the container changed) is the table rebuilt. A
+    /// miss is a late action for a removed element: out of line, off the hit path.
     @inlinable @inline(never)
-    func untabled<Container>(
+    func locate<Container>(
         _ id: ID, count: Int, storage: UInt?, witness container: borrowing Container,
-        idAt: (Int) -> ID, rebuild ids: () -> [ID]
+        idAt: (Int) -> ID, ids: () -> [ID]
     ) -> Int? {
-        let (tabled, witnessStorage) = positions.withLock { ($0.byID[id], $0.witnessStorage) }
+        guard count > 0 else { return nil }
+        // The current table first, read as a routed action reads it (the usual case: one Store).
+        var (tabled, witnessStorage, current) = positions.withLock { ($0.byID[id], $0.witnessStorage, $0.storage) }
+        if current != storage { (tabled, witnessStorage) = chosen(id, storage: storage) }
+        // A witness lies in the current table's storage: this container's only if it was chosen.
+        let exact = storage != nil && witnessStorage == storage
         if let tabled {
-            // Tabled since the first look (another thread rebuilt the table).
-            if tabled < count, idAt(tabled) == id { return tabled }
-            return rebuild(finding: id, count: count, ids: ids(), scanned: 0)
+            if tabled < count, idAt(tabled) == id {
+                positions.withLock { positions in
+                    positions.lastID = id
+                    positions.lastPosition = tabled
+                }
+                return tabled
+            }
+            return rebuild(finding: id, count: count, ids: ids(), scanned: 0, storage: storage)
         }
-        if let storage, witnessStorage == storage { return nil }
+        if exact { return nil }
         var offset = 0
         while offset < count {
-            if idAt(offset) == id { return rebuild(finding: id, count: count, ids: ids(), scanned: offset &+ 1) }
+            if idAt(offset) == id { return rebuild(finding: id, count: count, ids: ids(), scanned: offset &+ 1, storage: storage) }
             offset &+= 1
         }
-        let (secondMiss, stale) = positions.withLock { positions -> (Bool, Witness?) in
+        let secondMiss = positions.withLock { positions -> Bool in
             positions.idsRead &+= count
-            // A witness of storage the container has left only keeps an old array alive.
-            var stale: Witness?
-            if positions.witness != nil {
-                stale = positions.dropWitness()
-                witnessed.store(false, ordering: .relaxed)
-            }
-            guard let storage else { return (false, stale) }
-            if positions.missedStorage == storage { return (true, stale) }
-            positions.missedStorage = storage
-            return (false, stale)
+            guard let storage else { return false }
+            return positions.noteMiss(storage)
         }
-        // Released after the lock (it may be the last owner of an old array).
-        _ = consume stale
-        if secondMiss, let storage { _ = rebuild(finding: id, count: count, ids: ids(), scanned: 0, witness: Witness(copy container), at: storage) }
+        if secondMiss, let storage { _ = rebuild(finding: id, count: count, ids: ids(), scanned: 0, storage: storage, witness: Witness(copy container)) }
         return nil
     }
 
-    /// Rebuilds the table from the container's ids (first occurrence wins; duplicates reported),
-    /// witnessed by `witness` (a copy of the array, lying in `storage`) when given.
+    /// The position the table built from `storage` holds for `id`, and its witness's storage,
+    /// once that table is made current; the current table's when there is none.
+    @inlinable @inline(never)
+    func chosen(_ id: ID, storage: UInt?) -> (Int?, UInt?) {
+        positions.withLock { positions in
+            _ = positions.choose(storage)
+            return (positions.byID[id], positions.witnessStorage)
+        }
+    }
+
+    /// Rebuilds the table of the container in `storage` from its ids (first occurrence wins;
+    /// duplicates reported), witnessed by `witness` (a copy of the array, lying in `storage`)
+    /// when given.
     @inlinable
-    func rebuild(finding id: ID, count: Int, ids all: [ID], scanned: Int, witness: Witness? = nil, at storage: UInt? = nil) -> Int? {
+    func rebuild(finding id: ID, count: Int, ids all: [ID], scanned: Int, storage: UInt?, witness: Witness? = nil) -> Int? {
         var fresh: [ID: Int] = [:]
         fresh.reserveCapacity(count)
         var duplicates: [ID] = []
@@ -228,35 +389,38 @@ internal final class PositionCache<ID: Hashable & Sendable>: Sendable {
             if fresh[elementID] == nil { fresh[elementID] = offset } else { duplicates.append(elementID) }
         }
         let found = fresh[id]
-        // The replaced witness (possibly the last owner of an old array) is released after the lock.
-        let replaced = positions.withLock { positions -> Witness? in
-            positions.byID = fresh
+        // Dropped witnesses (possibly the last owners of old arrays) are released after the lock.
+        let dropped = positions.withLock { positions -> [Witness] in
+            positions.idsRead &+= scanned &+ all.count
+            let dropped = positions.install(fresh, storage: storage, witness: witness)
             positions.lastID = found == nil ? nil : id
             positions.lastPosition = found ?? 0
-            positions.generation &+= 1
-            positions.idsRead &+= scanned &+ all.count
-            let replaced = positions.witness.take()
-            positions.witness = witness
-            positions.witnessStorage = witness == nil ? nil : storage
-            witnessed.store(witness != nil, ordering: .relaxed)
-            positions.missedStorage = nil
-            return replaced
+            witnessed.store(positions.witnessState, ordering: .relaxed)
+            return dropped
         }
-        _ = consume replaced
+        _ = consume dropped
         if !duplicates.isEmpty { reportDuplicates(duplicates.prefix(10).map { "\($0)" }) }
         return found
     }
 
-    /// Releases the witness before the lane writes the container in place. Returns the table's
-    /// generation when the witness lay in `storage` (the write may restore it), else `nil`.
+    /// Releases the witness pinning `storage`, if any, before the lane writes the container in
+    /// place there (witnesses of other storages do not share it). Returns the generation of the
+    /// table it was taken from (the write may restore it), else `nil`.
     @inlinable
     func releaseWitness(storage: UInt?) -> UInt64? {
-        guard witnessed.load(ordering: .relaxed) else { return nil }
+        guard let storage else { return nil }
+        let state = witnessed.load(ordering: .relaxed)
+        guard state == storage || state == Self.severalWitnesses else { return nil }
         let (released, generation) = positions.withLock { positions -> (Witness?, UInt64?) in
-            guard positions.witness != nil else { return (nil, nil) }
-            let matched = storage != nil && positions.witnessStorage == storage
-            witnessed.store(false, ordering: .relaxed)
-            return (positions.dropWitness(), matched ? positions.generation : nil)
+            var taken: (Witness?, UInt64?) = (nil, nil)
+            if positions.witnessStorage == storage {
+                positions.witnessStorage = nil
+                taken = (positions.witness.take(), positions.generation)
+            } else if let index = positions.spares.firstIndex(where: { $0.storage == storage && $0.witness != nil }) {
+                taken = (positions.spares[index].witness.take(), positions.spares[index].generation)
+            }
+            witnessed.store(positions.witnessState, ordering: .relaxed)
+            return taken
         }
         // Released here, before the caller writes: the container's storage is unique again.
         _ = consume released
@@ -264,15 +428,22 @@ internal final class PositionCache<ID: Hashable & Sendable>: Sendable {
     }
 
     /// Restores a witness released by ``releaseWitness(storage:)`` after a write that left every
-    /// id in place, unless the table was replaced meanwhile.
+    /// id in place and the container in `storage`, unless that table was replaced meanwhile.
     @inlinable
     func restoreWitness(_ pinned: Any, storage: UInt, generation: UInt64) {
         let witness = Witness(pinned)
         positions.withLock { positions in
-            guard positions.generation == generation, positions.witness == nil else { return }
-            positions.witness = witness
-            positions.witnessStorage = storage
-            witnessed.store(true, ordering: .relaxed)
+            if positions.storage == storage, positions.generation == generation {
+                guard positions.witnessStorage == nil else { return }
+                positions.witness = witness
+                positions.witnessStorage = storage
+            } else if let index = positions.spares.firstIndex(where: { $0.storage == storage && $0.generation == generation }) {
+                guard positions.spares[index].witness == nil else { return }
+                positions.spares[index].witness = witness
+            } else {
+                return
+            }
+            witnessed.store(positions.witnessState, ordering: .relaxed)
         }
     }
 
@@ -302,6 +473,10 @@ extension Relay {
         /// Ids this lane's position cache has read by scanning or rebuilding, since the lane was
         /// made: how tests tell an O(1) lookup from a pass over the container.
         @_spi(Testing) public var positionCacheIDsRead: Int { cache.idsRead }
+
+        /// Tables this lane's position cache holds (one per container storage in use, at most
+        /// four): how tests tell that Stores sharing the lane keep their own tables, and no more.
+        @_spi(Testing) public var positionCacheTables: Int { cache.tableCount }
 
         /// A lane over a container lens and an id function.
         @inlinable
@@ -347,9 +522,25 @@ extension Relay {
         /// The position of `id` in `elements`: a table hit read back where the element lies.
         @inlinable
         func position(_ id: ID, in elements: Container) -> Int? {
-            guard let tabled = cache.tabled(id) else { return untabled(id, in: elements) }
+            let tabled = cache.tabled(id)
+            guard tabled >= 0 else { return untabled(id, in: elements, witnessed: UInt(bitPattern: -1 &- tabled)) }
             if tabled < elements.count, idAt(tabled, in: elements) == id { return tabled }
-            return rebuilt(id, in: elements)
+            return relocated(id, in: elements)
+        }
+
+        /// ``located(_:in:)`` for an id the current table lacks, unless the container lies in
+        /// `witnessed`, the storage the table's witness pins (`0`: none): the id is then absent.
+        @inlinable @inline(never)
+        func untabled(_ id: ID, in elements: Container, witnessed: UInt) -> Int? {
+            if witnessed != 0, let storage = elements.withContiguousStorageIfAvailable({ Self.storage(of: $0) }), storage == witnessed { return nil }
+            return located(id, in: elements)
+        }
+
+        /// ``located(_:in:)`` for an id the current table places elsewhere. A call site of its
+        /// own: sharing one with the id the table lacks cost the routed-action path two moves.
+        @inlinable @inline(never)
+        func relocated(_ id: ID, in elements: Container) -> Int? {
+            located(id, in: elements)
         }
 
         /// The id of the element at `offset`, read where it lies: a large element is not copied
@@ -361,43 +552,34 @@ extension Relay {
                 ?? identify(elements[elements.startIndex + offset])
         }
 
-        /// The position of `id` once the cache's table, found stale (the container changed
-        /// structurally), is rebuilt. Out of line: the routed-action path stays small.
+        /// The position of an id the cache's current table cannot place: a late action for a
+        /// removed element, an element added or moved since the table was built, or a container
+        /// of another Store sharing the lane (its own table is then chosen by storage). Out of
+        /// line: the routed-action path stays small. Ids are read where the elements lie, as in
+        /// ``idAt(_:in:)``.
         @inlinable @inline(never)
-        func rebuilt(_ id: ID, in elements: Container) -> Int? {
-            let identifyInPlace = self.identifyInPlace
-            let ids = elements.withContiguousStorageIfAvailable { buffer in
-                (0..<buffer.count).map { identifyInPlace(buffer.baseAddress! + $0) }
-            } ?? elements.map(identify)
-            return cache.rebuild(finding: id, count: ids.count, ids: ids, scanned: 0)
-        }
-
-        /// The position of an id the cache's table lacks (a late action for a removed element, or
-        /// an element added since the table was built). Out of line: the routed-action path stays
-        /// small. Ids are read where the elements lie, as in ``idAt(_:in:)``.
-        @inlinable @inline(never)
-        func untabled(_ id: ID, in elements: Container) -> Int? {
+        func located(_ id: ID, in elements: Container) -> Int? {
             let identify = self.identify
             let identifyInPlace = self.identifyInPlace
             if let found = elements.withContiguousStorageIfAvailable({ buffer in
-                cache.untabled(
+                cache.locate(
                     id,
                     count: buffer.count,
                     storage: Self.storage(of: buffer),
                     witness: elements,
                     idAt: { identifyInPlace(buffer.baseAddress! + $0) },
-                    rebuild: { (0..<buffer.count).map { identifyInPlace(buffer.baseAddress! + $0) } }
+                    ids: { (0..<buffer.count).map { identifyInPlace(buffer.baseAddress! + $0) } }
                 )
             }) {
                 return found
             }
-            return cache.untabled(
+            return cache.locate(
                 id,
                 count: elements.count,
                 storage: nil,
                 witness: elements,
                 idAt: { identify(elements[elements.startIndex + $0]) },
-                rebuild: { elements.map(identify) }
+                ids: { elements.map(identify) }
             )
         }
 
@@ -416,7 +598,7 @@ extension Relay {
                 guard let offset = position(id, in: elements) else { return }
                 found = true
                 // A witness is only ever taken of a container whose storage can be pinned.
-                if cache.witnessed.load(ordering: .relaxed) {
+                if cache.witnessed.load(ordering: .relaxed) != 0 {
                     write(id, at: offset, in: &elements, body)
                 } else {
                     body(&elements[elements.startIndex + offset])
@@ -425,18 +607,28 @@ extension Relay {
             return found
         }
 
-        /// Writes the element at `offset` while the cache may hold a witness (which shares the
-        /// storage): released, the element is written in place; restored when the write left the
-        /// element's id as it was. Out of line: the routed-action path stays small.
+        /// Writes the element at `offset` while the cache may hold a witness: the witness of the
+        /// container's storage, if any, is released, so the element is written in place, and
+        /// restored when the write left the element's id and the storage as they were. Out of
+        /// line: the routed-action path stays small.
         @inlinable @inline(never)
         func write(_ id: ID, at offset: Int, in elements: inout Container, _ body: (inout Container.Element) -> Void) {
-            let generation = cache.releaseWitness(storage: elements.withContiguousStorageIfAvailable { Self.storage(of: $0) } ?? nil)
+            let storage = elements.withContiguousStorageIfAvailable { Self.storage(of: $0) } ?? nil
+            let generation = cache.releaseWitness(storage: storage)
             body(&elements[elements.startIndex + offset])
-            guard let generation else { return }
-            let kept = elements.withContiguousStorageIfAvailable { buffer -> UInt? in
-                identifyInPlace(buffer.baseAddress! + offset) == id ? Self.storage(of: buffer) : nil
+            guard let generation, let storage else { return }
+            let kept = elements.withContiguousStorageIfAvailable { buffer -> Bool in
+                identifyInPlace(buffer.baseAddress! + offset) == id && Self.storage(of: buffer) == storage
             }
-            if let kept, let storage = kept { cache.restoreWitness(elements, storage: storage, generation: generation) }
+            if kept == true { cache.restoreWitness(elements, storage: storage, generation: generation) }
+        }
+
+        /// Releases the witness of the container's storage, if any, before every element is
+        /// written in place.
+        @inlinable
+        func releaseWitness(of elements: Container) {
+            guard cache.witnessed.load(ordering: .relaxed) != 0 else { return }
+            _ = cache.releaseWitness(storage: elements.withContiguousStorageIfAvailable { Self.storage(of: $0) } ?? nil)
         }
 
         /// Whether the container is empty.
@@ -452,8 +644,8 @@ extension Relay {
         /// Applies `run(action, &element)` to every element in place: a plain index loop.
         @inlinable
         public func modifyEach<Action>(in state: inout GlobalState, applying run: (Action, inout Container.Element) -> Void, with action: Action) {
-            _ = cache.releaseWitness(storage: nil)
             container.modify(&state) { elements in
+                releaseWitness(of: elements)
                 var index = elements.startIndex
                 while index < elements.endIndex {
                     run(action, &elements[index])
@@ -466,8 +658,8 @@ extension Relay {
         @inlinable
         public func modifyEach(in state: inout GlobalState, _ body: (ID, inout Container.Element) -> Void) {
             let identify = self.identify
-            _ = cache.releaseWitness(storage: nil)
             container.modify(&state) { elements in
+                releaseWitness(of: elements)
                 var index = elements.startIndex
                 while index < elements.endIndex {
                     body(identify(elements[index]), &elements[index])
