@@ -16,6 +16,7 @@ enum RatioRegistry {
         PairedRatio(key("supervision.siblingMutation", 100_000), over: key("supervision.siblingMutation", 100), limit: 1.5),
         PairedRatio(key("supervision.insertRemove", 100_000), over: key("supervision.insertRemove", 1_000), limit: 2),
         PairedRatio(key("lift.collection.missingId", 100_000), over: key("lift.collection.missingId", 100), limit: 1.5),
+        PairedRatio(key("lift.collection.missingId.twoStores"), over: key("lift.collection.missingId", 100)),
         // Effects against the Task they wrap; the unlimited ones are the floors under the targets
         // (a plain Task per action on the global executor, where an effect's body runs; the two
         // synchronous dispatches of a round trip, which no mailbox can remove).

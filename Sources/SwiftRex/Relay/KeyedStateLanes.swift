@@ -624,11 +624,16 @@ extension Relay {
         }
 
         /// Releases the witness of the container's storage, if any, before every element is
-        /// written in place.
+        /// written in place. Read in its own access, before the loop's: inside the loop's access,
+        /// reading the storage kept the compiler from hoisting the uniqueness check out of the
+        /// loop (one `isUniquelyReferenced` call per element, +50 % on a broadcast).
         @inlinable
-        func releaseWitness(of elements: Container) {
+        func releaseWitness(in state: inout GlobalState) {
             guard cache.witnessed.load(ordering: .relaxed) != 0 else { return }
-            _ = cache.releaseWitness(storage: elements.withContiguousStorageIfAvailable { Self.storage(of: $0) } ?? nil)
+            let storage = container.inspect(&state) { elements in
+                elements.withContiguousStorageIfAvailable { Self.storage(of: $0) } ?? nil
+            }
+            _ = cache.releaseWitness(storage: storage)
         }
 
         /// Whether the container is empty.
@@ -644,8 +649,8 @@ extension Relay {
         /// Applies `run(action, &element)` to every element in place: a plain index loop.
         @inlinable
         public func modifyEach<Action>(in state: inout GlobalState, applying run: (Action, inout Container.Element) -> Void, with action: Action) {
+            releaseWitness(in: &state)
             container.modify(&state) { elements in
-                releaseWitness(of: elements)
                 var index = elements.startIndex
                 while index < elements.endIndex {
                     run(action, &elements[index])
@@ -658,8 +663,8 @@ extension Relay {
         @inlinable
         public func modifyEach(in state: inout GlobalState, _ body: (ID, inout Container.Element) -> Void) {
             let identify = self.identify
+            releaseWitness(in: &state)
             container.modify(&state) { elements in
-                releaseWitness(of: elements)
                 var index = elements.startIndex
                 while index < elements.endIndex {
                     body(identify(elements[index]), &elements[index])

@@ -62,9 +62,14 @@ enum SupervisionScenarios {
 
     static let settings = Behavior<Void, Settings, Void>.reduce { _, settings in settings.dark.toggle() }
 
-    static let chat: Behavior<ChatAction, ChatState, Void> =
+    static let chat = makeChat()
+
+    /// The chat behavior. Each collection lift keeps its own id → position tables, shared by every
+    /// Store built from the same behavior value.
+    static func makeChat() -> Behavior<ChatAction, ChatState, Void> {
         conversation.liftCollection(.action(conversationPrism).state(\ChatState.conversations), site: "conversations")
             <> settings.lift(.action(settingsPrism).state(\ChatState.settings))
+    }
 
     static func chatState(_ size: Int) -> ChatState {
         var state = ChatState(conversations: (0..<size).map { Conversation(id: $0) })
@@ -75,7 +80,7 @@ enum SupervisionScenarios {
     /// Collection sizes of the structural-edit scenarios.
     static let structuralSizes = [1_000, 10_000, 100_000]
 
-    /// `supervision.siblingMutation`, `lift.collection.missingId`, `supervision.insertRemove` (and
+    /// `supervision.siblingMutation`, `lift.collection.missingId` (and its two-Store variant), `supervision.insertRemove` (and
     /// its plain-array control), `app.chat` (and its plain-array control).
     static var all: [Scenario] {
         [
@@ -94,11 +99,28 @@ enum SupervisionScenarios {
             Scenario(name: "lift.collection.missingId", sizes: missingSizes) { size in
                 // An action for an id that is not in the collection (a late response for a removed
                 // row): dropped and reported, in time independent of the size.
+                // Its own behavior: one app, one Store (the paired ratio keeps two set-ups alive).
                 StoreHooks.onDiagnostic = { _ in }
-                let store = Store(initial: chatState(size), behavior: chat, environment: ())
+                let store = Store(initial: chatState(size), behavior: makeChat(), environment: ())
                 let actions = (0..<64).map { ChatAction.conversation(ElementAction(size + $0, action: .type("late"))) }
                 return { iterations in
                     for index in 0..<iterations { store.dispatch(actions[index & 63]) }
+                }
+            },
+            Scenario(name: "lift.collection.missingId.twoStores") {
+                // Two Stores built from one behavior value (two windows of one app), 100,000 and
+                // 100 rows, their late actions alternating: each container keeps its own id table
+                // in the shared lift, so a miss stays O(1) in both.
+                StoreHooks.onDiagnostic = { _ in }
+                let behavior = makeChat()
+                let large = Store(initial: chatState(100_000), behavior: behavior, environment: ())
+                let small = Store(initial: chatState(100), behavior: behavior, environment: ())
+                let largeActions = (0..<64).map { ChatAction.conversation(ElementAction(100_000 + $0, action: .type("late"))) }
+                let smallActions = (0..<64).map { ChatAction.conversation(ElementAction(100 + $0, action: .type("late"))) }
+                return { iterations in
+                    for index in 0..<iterations {
+                        if index & 1 == 0 { large.dispatch(largeActions[index & 63]) } else { small.dispatch(smallActions[index & 63]) }
+                    }
                 }
             },
             Scenario(name: "supervision.insertRemove", sizes: structuralSizes, allocationIterations: 64) { size in
