@@ -226,26 +226,16 @@ public enum InstructionPass {
             if MachineInfo.run(strip, ["--strip-debug", "-o", copy, executable]) != nil { measured = copy }
         }
 
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: valgrind)
         var arguments = valgrindArguments(outputBase: outputBase) + ["--log-file=\(logPath)", measured, "count-instructions", "--output", figures]
         if let filter { arguments += ["--filter", filter] }
-        process.arguments = arguments
         var environment = ProcessInfo.processInfo.environment
         for (key, value) in Self.environment { environment[key] = value }
         environment[CallgrindSession.outputEnvironmentKey] = outputBase
-        process.environment = environment
-        let pipe = Pipe()
-        process.standardOutput = pipe
-        process.standardError = pipe
-        try process.run()
         // Relay the pass's progress lines as they come, with the time each took (measured here:
         // the pass itself prints nothing that depends on the clock).
         var pending = Data()
         var last = monotonicNanoseconds()
-        while true {
-            let chunk = pipe.fileHandleForReading.availableData
-            if chunk.isEmpty { break }
+        let status = try Subprocess.run(valgrind, arguments, environment: environment, standardError: .merge) { chunk in
             pending.append(chunk)
             while let newline = pending.firstIndex(of: 0x0A) {
                 let now = monotonicNanoseconds()
@@ -255,11 +245,10 @@ public enum InstructionPass {
             }
         }
         if !pending.isEmpty { log(String(decoding: pending, as: UTF8.self)) }
-        process.waitUntilExit()
-        guard process.terminationStatus == 0 else {
+        guard status == 0 else {
             let text = (try? String(contentsOfFile: logPath, encoding: .utf8)) ?? ""
             let tail = text.split(separator: "\n").suffix(15).joined(separator: "\n")
-            throw InstructionCounterError.passFailed(status: process.terminationStatus, log: tail)
+            throw InstructionCounterError.passFailed(status: status, log: tail)
         }
         guard let data = FileManager.default.contents(atPath: figures) else {
             throw InstructionCounterError.unreadableOutput(path: figures, problem: "the pass wrote no figures")

@@ -75,18 +75,9 @@ public enum MachineInfo {
         #endif
     }
 
-    /// Runs a command, returning trimmed stdout on success.
+    /// Runs a command, returning trimmed stdout on success (see ``Subprocess``).
     static func run(_ executable: String, _ arguments: [String]) -> String? {
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: executable)
-        process.arguments = arguments
-        let pipe = Pipe()
-        process.standardOutput = pipe
-        process.standardError = FileHandle.nullDevice
-        do { try process.run() } catch { return nil }
-        let data = pipe.fileHandleForReading.readDataToEndOfFile()
-        process.waitUntilExit()
-        guard process.terminationStatus == 0 else { return nil }
-        return String(decoding: data, as: UTF8.self).trimmingCharacters(in: .whitespacesAndNewlines)
+        guard let result = try? Subprocess.capture(executable, arguments), result.status == 0 else { return nil }
+        return String(decoding: result.output, as: UTF8.self).trimmingCharacters(in: .whitespacesAndNewlines)
     }
 }

@@ -148,17 +148,10 @@ private func runLabEnvironment(_ function: String, fakes: [String: String]) thro
             try FileManager.default.createSymbolicLink(atPath: directory.appendingPathComponent(tool).path, withDestinationPath: real)
         }
     }
-    let process = Process()
-    process.executableURL = URL(fileURLWithPath: "/bin/bash")
-    process.arguments = ["-c", "set -euo pipefail; source \"$1\"; \(function)", "bash", labEnvironmentScript]
-    process.environment = ["PATH": directory.path]
-    let errors = Pipe()
-    process.standardError = errors
-    process.standardOutput = FileHandle.nullDevice
-    try process.run()
-    let data = errors.fileHandleForReading.readDataToEndOfFile()
-    process.waitUntilExit()
-    return (process.terminationStatus, String(decoding: data, as: UTF8.self))
+    let result = try Subprocess.capture(
+        "/bin/bash", ["-c", "set -euo pipefail; source \"$1\"; \(function)", "bash", labEnvironmentScript],
+        environment: ["PATH": directory.path], standardError: .captureInstead)
+    return (result.status, String(decoding: result.output, as: UTF8.self))
 }
 
 @Suite("Bad input: missing jemalloc", .enabled(if: FileManager.default.isExecutableFile(atPath: "/bin/bash"), "needs bash"))

@@ -11,19 +11,10 @@ private let labExecutable: URL? = {
 
 /// Runs the lab with `arguments` (and extra environment); returns its exit status and combined output.
 private func runLab(_ arguments: [String], environment: [String: String] = [:]) throws -> (status: Int32, output: String) {
-    let process = Process()
-    process.executableURL = labExecutable
-    process.arguments = arguments
-    if !environment.isEmpty {
-        process.environment = ProcessInfo.processInfo.environment.merging(environment) { _, new in new }
-    }
-    let pipe = Pipe()
-    process.standardOutput = pipe
-    process.standardError = pipe
-    try process.run()
-    let data = pipe.fileHandleForReading.readDataToEndOfFile()
-    process.waitUntilExit()
-    return (process.terminationStatus, String(decoding: data, as: UTF8.self))
+    let executable = try #require(labExecutable)
+    let merged = environment.isEmpty ? nil : ProcessInfo.processInfo.environment.merging(environment) { _, new in new }
+    let result = try Subprocess.capture(executable.path, arguments, environment: merged, standardError: .merge)
+    return (result.status, String(decoding: result.output, as: UTF8.self))
 }
 
 @Suite("Executable end to end", .enabled(if: labExecutable != nil, "swiftrex-lab is not built next to the tests"))

@@ -1,0 +1,42 @@
+import Foundation
+import Testing
+@testable import LabCore
+
+@Suite("Subprocess", .enabled(if: FileManager.default.isExecutableFile(atPath: "/bin/sh"), "needs /bin/sh"))
+struct SubprocessTests {
+    static let script = "echo out; echo err >&2; exit 3"
+
+    @Test("the exit status and what the child wrote, standard error discarded, merged or alone")
+    func statusAndOutput() throws {
+        let discarded = try Subprocess.capture("/bin/sh", ["-c", Self.script])
+        #expect(discarded.status == 3)
+        #expect(String(decoding: discarded.output, as: UTF8.self) == "out\n")
+        let merged = try Subprocess.capture("/bin/sh", ["-c", Self.script], standardError: .merge)
+        #expect(String(decoding: merged.output, as: UTF8.self) == "out\nerr\n")
+        let alone = try Subprocess.capture("/bin/sh", ["-c", Self.script], standardError: .captureInstead)
+        #expect(String(decoding: alone.output, as: UTF8.self) == "err\n")
+    }
+
+    @Test("the environment given is the child's whole environment")
+    func environment() throws {
+        let result = try Subprocess.capture("/bin/sh", ["-c", "echo \"$ONLY:${HOME:-none}\""], environment: ["ONLY": "this"])
+        #expect(String(decoding: result.output, as: UTF8.self) == "this:none\n")
+    }
+
+    @Test("a child ended by a signal reports 128 plus the signal")
+    func signal() throws {
+        #expect(try Subprocess.capture("/bin/sh", ["-c", "kill -KILL $$"]).status == 128 + SIGKILL)
+    }
+
+    @Test("an executable that does not exist is an error naming it")
+    func missing() {
+        #expect(throws: Subprocess.SpawnError.self) { try Subprocess.capture("/nonexistent/tool", []) }
+    }
+
+    @Test("many children that end at once are all reaped (Process could wait forever for one)")
+    func quickChildren() throws {
+        for _ in 0..<200 {
+            #expect(try Subprocess.capture("/bin/sh", ["-c", "exit 0"]).status == 0)
+        }
+    }
+}
