@@ -59,16 +59,15 @@ internal final class EffectEngine<Action: Sendable>: EffectInterpreter {
         self.posting = posting
         channelLayout = (
             MemoryLayout<Channel<Action>>.stride,
-            MemoryLayout<Channel<Action>>.offset(of: \Channel<Action>.identity) ?? 0,
-            MemoryLayout<Channel<Action>>.offset(of: \Channel<Action>.id) ?? 0,
-            MemoryLayout<Channel<Action>>.offset(of: \Channel<Action>.resetIdentity) ?? 0,
-            MemoryLayout<Channel<Action>>.offset(of: \Channel<Action>.broadcastIdentity) ?? 0
+            MemoryLayout<Channel<Action>>.offset(of: \Channel<Action>.identity)!,
+            MemoryLayout<Channel<Action>>.offset(of: \Channel<Action>.declaration)!
         )
     }
 
-    /// A channel's stride and the offsets of its identity fields, worked out once: unspecialised
-    /// code would look the layout up (and build key paths) on every reconcile.
-    private let channelLayout: (stride: Int, identity: Int, id: Int, reset: Int, broadcast: Int)
+    /// A channel's stride and the offsets of its identity and of its declaration's reference,
+    /// worked out once: unspecialised code would look the layout up (and build key paths) on every
+    /// reconcile. Both are stored properties of a struct, so their offsets exist.
+    private let channelLayout: (stride: Int, identity: Int, declaration: Int)
 
     // MARK: Operations
 
@@ -251,20 +250,24 @@ internal final class EffectEngine<Action: Sendable>: EffectInterpreter {
     }
 
     /// How many positions of `sets`, concatenated, equal reconcile memory (which is in desired
-    /// order) from the front, and then from the back. Each channel's identity is plain data at a
-    /// fixed offset: comparing it reads one cache line of the channel and copies nothing; keys that
-    /// are not all `Int`s are then compared in place, field by field. No allocation.
+    /// order) from the front, and then from the back. Each channel's identity is 32 bytes of plain
+    /// data at a fixed offset of a 40-byte channel, compared with the 32 bytes memory keeps for it:
+    /// the loop streams 72 bytes per channel and copies nothing. Keys that are not all `Int`s are
+    /// then compared in place through the channel's declaration. No allocation.
     private func matchingEnds(_ sets: [Keep<Action>], total: Int) -> (prefix: Int, suffix: Int) {
         let remembered = machine.reconciledCount
         return machine.withMemoryInOrder { identities, keys, resets, broadcasts in
-            let (stride, identityOffset, idOffset, resetOffset, broadcastOffset) = channelLayout
+            let (stride, identityOffset, declarationOffset) = channelLayout
             func same(_ channel: UnsafeRawPointer, _ at: Int) -> Bool {
                 let identity = (channel + identityOffset).assumingMemoryBound(to: ChannelIdentity.self)
                 guard identity.pointee == identities[at] else { return false }
                 if identity.pointee.isExact { return true }
-                return AnyHashableSendable.equal((channel + idOffset).assumingMemoryBound(to: AnyHashableSendable.self), keys.baseAddress! + at)
-                    && AnyHashableSendable.equal((channel + resetOffset).assumingMemoryBound(to: AnyHashableSendable?.self), resets.baseAddress! + at)
-                    && AnyHashableSendable.equal((channel + broadcastOffset).assumingMemoryBound(to: AnyHashableSendable?.self), broadcasts.baseAddress! + at)
+                // The keys themselves, read through the channel's declaration (a `ChannelKeys`
+                // whatever the action type) without retaining it: the desired set holds it.
+                let declaration = Unmanaged<ChannelKeys>.fromOpaque((channel + declarationOffset).load(as: UnsafeRawPointer.self))
+                return declaration._withUnsafeGuaranteedRef {
+                    $0.hasKeys(keys.baseAddress! + at, reset: resets.baseAddress! + at, broadcast: broadcasts.baseAddress! + at)
+                }
             }
             // From the front.
             var prefix = 0
