@@ -241,8 +241,11 @@ extension Effect {
         let source = ActionSource(file: file, function: function, line: line)
         let payload = Component.ChannelPayload(
             value: value,
-            start: makeChannelStart(source: source, id: scheduling.id, deliversOnOpen: true) { send, complete in
-                try body({ send(DispatchedAction($0, dispatcher: source)) }, complete)
+            // One closure captures the body and what opening needs (the adapter is not escaping).
+            start: { [id = scheduling.id] first, send, complete in
+                openChannel(first: first, send: send, complete: complete, source: source, id: id, deliversOnOpen: true) { send, complete in
+                    try body({ send(DispatchedAction($0, dispatcher: source)) }, complete)
+                }
             },
             delivery: ChannelDelivery(scheduling.coalesce) ?? .immediate,
             deliversOnOpen: true
@@ -268,21 +271,6 @@ extension Effect {
     @_disfavoredOverload @inlinable
     public static func broadcast(_ value: some Hashable & Sendable, channel: some Hashable & Sendable) -> Effect {
         broadcast(value, channel: AnyHashableSendable(channel))
-    }
-
-    @inlinable
-    internal static func makeChannelStart<Value>(
-        source: ActionSource,
-        id: AnyHashableSendable?,
-        deliversOnOpen: Bool,
-        _ open: @escaping @Sendable (
-            _ send: @escaping @Sendable (DispatchedAction<Action>) -> Void,
-            _ complete: @escaping @Sendable () -> Void
-        ) throws -> ChannelHandler<Value>
-    ) -> Component.ChannelPayload.Start {
-        { first, send, complete in
-            openChannel(first: first, send: send, complete: complete, source: source, id: id, deliversOnOpen: deliversOnOpen, open)
-        }
     }
 
     /// Opens one channel: runs its body behind a gate that closes when the channel is cancelled
