@@ -26,6 +26,7 @@ enum RatioRegistry {
         PairedRatio("effects.task.keyed", over: "effects.task.roundtrip", limit: 1.5),
         PairedRatio("effects.roundtrip.burst", over: "effects.roundtrip.taskPerAction", limit: 0.1),
         PairedRatio("effects.roundtrip.dispatches", over: "effects.roundtrip.taskPerAction"),
+        PairedRatio("effects.roundtrip.burst.drained", over: "effects.roundtrip.taskPerAction"),
         PairedRatio("effects.roundtrip.single", over: "effects.roundtrip.taskPerAction", limit: 1.0),
         PairedRatio("effects.roundtrip.single", over: "effects.roundtrip.taskPerAction.single"),
         // Lifts against hand-written code and the unlifted reducer.

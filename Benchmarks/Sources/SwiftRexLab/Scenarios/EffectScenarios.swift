@@ -50,6 +50,22 @@ enum EffectScenarios {
                     }
                 }
             },
+            Scenario(name: "effects.roundtrip.burst.drained") {
+                // The burst's own work without its hop, so it can be counted in instructions:
+                // turns of 1,000 `.increment`s, each answered by `Effect.just(.done)`, the mailbox
+                // drained synchronously after each turn. (Each turn's scheduled drain task finds the
+                // mailbox empty when it runs, after the sample.)
+                let (store, _) = justStore()
+                return { iterations in
+                    var remaining = iterations
+                    while remaining > 0 {
+                        let turn = min(1_000, remaining)
+                        for _ in 0..<turn { store.dispatch(.increment) }
+                        store.drainEffectActionsNow()
+                        remaining -= turn
+                    }
+                }
+            },
             Scenario(name: "effects.roundtrip.burst", allocationTolerance: hopJitter, minimumIterations: asyncStart, instructions: .asynchronous) {
                 // Turns of 1,000 `.increment`s, each answered by `Effect.just(.done)`: one drain
                 // hop per turn.
