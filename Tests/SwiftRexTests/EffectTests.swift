@@ -21,6 +21,25 @@ import Testing
         #expect(effect.components[0].immediateActions?.map(\.action) == [1])
     }
 
+    /// `Effect.just` with the default scheduling is held without building its component; every
+    /// way of looking at it or transforming it sees the one component it stands for.
+    @Test func aPlainJustBehavesAsItsComponentEverywhere() {
+        let plain = Effect<Int>.just(1)
+        #expect(!plain.isEmpty)
+        var visited: [EffectScheduling] = []
+        plain.forEachComponent { visited.append($0.scheduling) }
+        #expect(visited == [.immediately])
+        #expect(plain.map { $0 * 10 }.emittedActionValues() == [10])
+        #expect(plain.map { $0 * 10 }.components[0].scheduling == .immediately)
+        let keyed = plain.scheduling(.keyed(id: "k"))
+        #expect(keyed.components.map(\.scheduling) == [.keyed(id: "k")])
+        #expect(keyed.emittedActionValues() == [1])
+        #expect((plain <> .just(2) <> .empty).emittedActionValues() == [1, 2])
+        #expect(Effect<Int>.mconcat([plain, .just(3)]).components.count == 2)
+        #expect(Effect<Int>.just(4, scheduling: .keyed(id: "j")).components[0].scheduling == .keyed(id: "j"))
+        #expect(plain.scopedToElement(7, site: LiftSite("rows")).components[0].scheduling == .immediately)
+    }
+
     @Test func sequenceEmitsInOrderWithOneCallSiteAndCompletesOnce() {
         let effect = Effect<Int>.sequence([3, 1, 2], scheduling: .keyed(id: "s")); let line = UInt(#line)
         let recording = effect.record()

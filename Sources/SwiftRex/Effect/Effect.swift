@@ -13,6 +13,10 @@ public struct Effect<Action: Sendable>: Sendable {
     @usableFromInline
     internal enum Storage: Sendable {
         case none
+        /// `Effect.just` with the default scheduling: exactly `.single` of a `.just` component
+        /// scheduled `.immediately`, held without building the component (the usual answer of a
+        /// producer costs a move into the mailbox, not a component made and destroyed).
+        case just(DispatchedAction<Action>)
         case single(Component)
         case many([Component])
     }
@@ -46,6 +50,7 @@ public struct Effect<Action: Sendable>: Sendable {
     public var components: [Component] {
         switch storage {
         case .none: return []
+        case .just(let action): return [Component(work: .just(action), scheduling: .immediately)]
         case .single(let component): return [component]
         case .many(let components): return components
         }
@@ -63,6 +68,7 @@ public struct Effect<Action: Sendable>: Sendable {
     public func forEachComponent(_ body: (Component) throws -> Void) rethrows {
         switch storage {
         case .none: return
+        case .just(let action): try body(Component(work: .just(action), scheduling: .immediately))
         case .single(let component): try body(component)
         case .many(let components): for component in components { try body(component) }
         }
@@ -85,7 +91,8 @@ public struct Effect<Action: Sendable>: Sendable {
     /// Sends an already-stamped action once, keeping its source.
     @inlinable
     public static func just(_ action: DispatchedAction<Action>, scheduling: EffectScheduling = .immediately) -> Effect {
-        Effect(Component(work: .just(action), scheduling: scheduling))
+        if scheduling.isImmediately { return Effect(storage: .just(action)) }
+        return Effect(Component(work: .just(action), scheduling: scheduling))
     }
 
     /// Sends every action in order, synchronously, then completes. The source is the call site.
@@ -136,6 +143,7 @@ public struct Effect<Action: Sendable>: Sendable {
     public func map<NewAction: Sendable>(_ transform: @escaping @Sendable (Action) -> NewAction) -> Effect<NewAction> {
         switch storage {
         case .none: return .empty
+        case .just(let action): return Effect<NewAction>(storage: .just(action.map(transform)))
         case .single(let component): return Effect<NewAction>(component.map(transform))
         case .many(let components): return Effect<NewAction>(storage: .many(components.map { $0.map(transform) }))
         }
@@ -147,6 +155,7 @@ public struct Effect<Action: Sendable>: Sendable {
     public func scheduling(_ policy: EffectScheduling) -> Effect {
         switch storage {
         case .none: return self
+        case .just(let action): return Effect(Component(work: .just(action), scheduling: .immediately).rescheduled(policy))
         case .single(let component): return Effect(component.rescheduled(policy))
         case .many(let components): return Effect(storage: .many(components.map { $0.rescheduled(policy) }))
         }

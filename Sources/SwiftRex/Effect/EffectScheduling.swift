@@ -41,7 +41,15 @@ public struct EffectScheduling: Equatable, Sendable {
     }
 
     /// Starts at once, anonymously; runs are independent and cannot be cancelled by id.
-    public static let immediately = EffectScheduling()
+    @inlinable
+    public static var immediately: EffectScheduling { EffectScheduling() }
+
+    /// Whether this is ``immediately``: no id, no delay, no coalescing, not exclusive, not a
+    /// cancel sentinel.
+    @inlinable
+    internal var isImmediately: Bool {
+        id == nil && delay == nil && coalesce == nil && !exclusive && !isCancelSentinel
+    }
 
     /// Registers under `id`; a newer run under the same id replaces (cancels) the older one.
     @inlinable

@@ -68,7 +68,7 @@ extension Effect {
     @inlinable
     public func scopedToElement(_ element: some Hashable & Sendable, site: LiftSite) -> Effect {
         switch storage {
-        case .none: return self
+        case .none, .just: return self  // an anonymous component has no id to stamp
         case .single(let component): return Effect(component.scopedToElement(element, site: site))
         case .many(let components): return Effect(components: components.map { $0.scopedToElement(element, site: site) })
         }
@@ -187,7 +187,7 @@ extension Effect {
     @inlinable
     var hasOwnedComponents: Bool {
         switch storage {
-        case .none: return false
+        case .none, .just: return false
         case .single(let component): return component.owner != nil
         case .many(let components): return components.contains { $0.owner != nil }
         }
@@ -198,6 +198,7 @@ extension Effect {
     func mapComponents(_ transform: (Component) -> Component) -> Effect {
         switch storage {
         case .none: return self
+        case .just(let action): return Effect(transform(Component(work: .just(action), scheduling: .immediately)))
         case .single(let component): return Effect(transform(component))
         case .many(let components): return Effect(components: components.map(transform))
         }
