@@ -78,19 +78,34 @@ public struct Effect<Action: Sendable>: Sendable {
     @inlinable
     public static var empty: Effect { Effect(storage: .none) }
 
-    /// Sends `action` once and completes synchronously on subscription. The source is the call site.
+    /// Sends `action` once and completes synchronously on subscription, scheduled
+    /// ``EffectScheduling/immediately``. The source is the call site.
+    @inlinable
+    public static func just(_ action: Action, file: String = #fileID, function: String = #function, line: UInt = #line) -> Effect {
+        Effect(storage: .just(DispatchedAction(action, dispatcher: ActionSource(file: file, function: function, line: line))))
+    }
+
+    /// Sends `action` once under `scheduling` and completes synchronously on subscription. The
+    /// source is the call site.
     @inlinable
     public static func just(
         _ action: Action,
-        scheduling: EffectScheduling = .immediately,
+        scheduling: EffectScheduling,
         file: String = #fileID, function: String = #function, line: UInt = #line
     ) -> Effect {
         just(DispatchedAction(action, dispatcher: ActionSource(file: file, function: function, line: line)), scheduling: scheduling)
     }
 
-    /// Sends an already-stamped action once, keeping its source.
+    /// Sends an already-stamped action once, keeping its source, scheduled
+    /// ``EffectScheduling/immediately``.
     @inlinable
-    public static func just(_ action: DispatchedAction<Action>, scheduling: EffectScheduling = .immediately) -> Effect {
+    public static func just(_ action: DispatchedAction<Action>) -> Effect {
+        Effect(storage: .just(action))
+    }
+
+    /// Sends an already-stamped action once under `scheduling`, keeping its source.
+    @inlinable
+    public static func just(_ action: DispatchedAction<Action>, scheduling: EffectScheduling) -> Effect {
         if scheduling.isImmediately { return Effect(storage: .just(action)) }
         return Effect(Component(work: .just(action), scheduling: scheduling))
     }
