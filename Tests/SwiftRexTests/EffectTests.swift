@@ -38,6 +38,11 @@ import Testing
         #expect(Effect<Int>.mconcat([plain, .just(3)]).components.count == 2)
         #expect(Effect<Int>.just(4, scheduling: .keyed(id: "j")).components[0].scheduling == .keyed(id: "j"))
         #expect(plain.scopedToElement(7, site: LiftSite("rows")).components[0].scheduling == .immediately)
+        let task = Effect<Int>.task { send in send(1) }
+        #expect(task.components.map(\.scheduling) == [.immediately])
+        #expect(task.map { $0 + 1 }.components.map(\.scheduling) == [.immediately])
+        #expect(task.scheduling(.keyed(id: "t")).components.map(\.scheduling) == [.keyed(id: "t")])
+        #expect(Effect<Int>.task(scheduling: .keyed(id: "u")) { _ in }.components.map(\.scheduling) == [.keyed(id: "u")])
     }
 
     @Test func sequenceEmitsInOrderWithOneCallSiteAndCompletesOnce() {

@@ -134,16 +134,23 @@ extension Effect {
         internal func map<NewAction: Sendable>(
             _ transform: @escaping @Sendable (Action) -> NewAction, scheduling: EffectScheduling, owner: EffectOwner?
         ) -> Effect<NewAction>.Component {
-            let newWork: Effect<NewAction>.Component.Work
+            Effect<NewAction>.Component(
+                work: Self.map(work, transform), scheduling: scheduling, channel: channel?.map(transform), owner: owner)
+        }
+
+        /// `work` with its actions transformed.
+        @inlinable
+        internal static func map<NewAction: Sendable>(
+            _ work: Work, _ transform: @escaping @Sendable (Action) -> NewAction
+        ) -> Effect<NewAction>.Component.Work {
             switch work {
-            case .just(let action): newWork = .just(action.map(transform))
-            case .sequence(let actions): newWork = .sequence(actions.map { $0.map(transform) })
+            case .just(let action): return .just(action.map(transform))
+            case .sequence(let actions): return .sequence(actions.map { $0.map(transform) })
             case .subscribe(let subscribe):
-                newWork = .subscribe { send, complete in subscribe({ send($0.map(transform)) }, complete) }
-            case .task(let work): newWork = .task(work.map(transform))
-            case .cancelOnly: newWork = .cancelOnly
+                return .subscribe { send, complete in subscribe({ send($0.map(transform)) }, complete) }
+            case .task(let work): return .task(work.map(transform))
+            case .cancelOnly: return .cancelOnly
             }
-            return Effect<NewAction>.Component(work: newWork, scheduling: scheduling, channel: channel?.map(transform), owner: owner)
         }
 
         /// This component under another scheduling; a channel payload is kept and its delivery

@@ -58,11 +58,23 @@ extension Effect {
     /// ```
     @inlinable
     public static func task(
-        scheduling: EffectScheduling = .immediately,
+        scheduling: EffectScheduling,
         file: String = #fileID, function: String = #function, line: UInt = #line,
         _ body: @escaping @Sendable (_ send: Send<Action>) async -> Void
     ) -> Effect {
-        Effect(Component(work: .task(TaskWork(body: body, source: ActionSource(file: file, function: function, line: line))), scheduling: scheduling))
+        let work = Component.Work.task(TaskWork(body: body, source: ActionSource(file: file, function: function, line: line)))
+        if scheduling.isImmediately { return Effect(storage: .immediate(work)) }
+        return Effect(Component(work: work, scheduling: scheduling))
+    }
+
+    /// ``task(scheduling:file:function:line:_:)`` scheduled ``EffectScheduling/immediately``:
+    /// the task starts at once, anonymously.
+    @inlinable
+    public static func task(
+        file: String = #fileID, function: String = #function, line: UInt = #line,
+        _ body: @escaping @Sendable (_ send: Send<Action>) async -> Void
+    ) -> Effect {
+        Effect(storage: .immediate(.task(TaskWork(body: body, source: ActionSource(file: file, function: function, line: line)))))
     }
 
     /// Runs `operation` in a `Task` and sends the action it returns, if any; then completes.

@@ -13,10 +13,11 @@ public struct Effect<Action: Sendable>: Sendable {
     @usableFromInline
     internal enum Storage: Sendable {
         case none
-        /// `Effect.just` with the default scheduling: exactly `.single` of a `.just` component
-        /// scheduled `.immediately`, held without building the component (the usual answer of a
-        /// producer costs a move into the mailbox, not a component made and destroyed).
-        case just(DispatchedAction<Action>)
+        /// Work scheduled `.immediately` with no channel and no owner (`Effect.just`, `Effect.task`
+        /// without a scheduling): exactly `.single` of that component, held without building it, so
+        /// the usual answers of a producer are moved into the mailbox or a task, not made into a
+        /// component and destroyed again.
+        case immediate(Component.Work)
         case single(Component)
         case many([Component])
     }
@@ -50,7 +51,7 @@ public struct Effect<Action: Sendable>: Sendable {
     public var components: [Component] {
         switch storage {
         case .none: return []
-        case .just(let action): return [Component(work: .just(action), scheduling: .immediately)]
+        case .immediate(let work): return [Component(work: work, scheduling: .immediately)]
         case .single(let component): return [component]
         case .many(let components): return components
         }
@@ -68,7 +69,7 @@ public struct Effect<Action: Sendable>: Sendable {
     public func forEachComponent(_ body: (Component) throws -> Void) rethrows {
         switch storage {
         case .none: return
-        case .just(let action): try body(Component(work: .just(action), scheduling: .immediately))
+        case .immediate(let work): try body(Component(work: work, scheduling: .immediately))
         case .single(let component): try body(component)
         case .many(let components): for component in components { try body(component) }
         }
@@ -82,7 +83,7 @@ public struct Effect<Action: Sendable>: Sendable {
     /// ``EffectScheduling/immediately``. The source is the call site.
     @inlinable
     public static func just(_ action: Action, file: String = #fileID, function: String = #function, line: UInt = #line) -> Effect {
-        Effect(storage: .just(DispatchedAction(action, dispatcher: ActionSource(file: file, function: function, line: line))))
+        Effect(storage: .immediate(.just(DispatchedAction(action, dispatcher: ActionSource(file: file, function: function, line: line)))))
     }
 
     /// Sends `action` once under `scheduling` and completes synchronously on subscription. The
@@ -100,13 +101,13 @@ public struct Effect<Action: Sendable>: Sendable {
     /// ``EffectScheduling/immediately``.
     @inlinable
     public static func just(_ action: DispatchedAction<Action>) -> Effect {
-        Effect(storage: .just(action))
+        Effect(storage: .immediate(.just(action)))
     }
 
     /// Sends an already-stamped action once under `scheduling`, keeping its source.
     @inlinable
     public static func just(_ action: DispatchedAction<Action>, scheduling: EffectScheduling) -> Effect {
-        if scheduling.isImmediately { return Effect(storage: .just(action)) }
+        if scheduling.isImmediately { return Effect(storage: .immediate(.just(action))) }
         return Effect(Component(work: .just(action), scheduling: scheduling))
     }
 
@@ -158,7 +159,7 @@ public struct Effect<Action: Sendable>: Sendable {
     public func map<NewAction: Sendable>(_ transform: @escaping @Sendable (Action) -> NewAction) -> Effect<NewAction> {
         switch storage {
         case .none: return .empty
-        case .just(let action): return Effect<NewAction>(storage: .just(action.map(transform)))
+        case .immediate(let work): return Effect<NewAction>(storage: .immediate(Component.map(work, transform)))
         case .single(let component): return Effect<NewAction>(component.map(transform))
         case .many(let components): return Effect<NewAction>(storage: .many(components.map { $0.map(transform) }))
         }
@@ -170,7 +171,7 @@ public struct Effect<Action: Sendable>: Sendable {
     public func scheduling(_ policy: EffectScheduling) -> Effect {
         switch storage {
         case .none: return self
-        case .just(let action): return Effect(Component(work: .just(action), scheduling: .immediately).rescheduled(policy))
+        case .immediate(let work): return Effect(Component(work: work, scheduling: .immediately).rescheduled(policy))
         case .single(let component): return Effect(component.rescheduled(policy))
         case .many(let components): return Effect(storage: .many(components.map { $0.rescheduled(policy) }))
         }

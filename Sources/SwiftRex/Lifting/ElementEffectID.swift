@@ -68,7 +68,7 @@ extension Effect {
     @inlinable
     public func scopedToElement(_ element: some Hashable & Sendable, site: LiftSite) -> Effect {
         switch storage {
-        case .none, .just: return self  // an anonymous component has no id to stamp
+        case .none, .immediate: return self  // an anonymous component has no id to stamp
         case .single(let component): return Effect(component.scopedToElement(element, site: site))
         case .many(let components): return Effect(components: components.map { $0.scopedToElement(element, site: site) })
         }
@@ -187,7 +187,7 @@ extension Effect {
     @inlinable
     var hasOwnedComponents: Bool {
         switch storage {
-        case .none, .just: return false
+        case .none, .immediate: return false
         case .single(let component): return component.owner != nil
         case .many(let components): return components.contains { $0.owner != nil }
         }
@@ -198,7 +198,7 @@ extension Effect {
     func mapComponents(_ transform: (Component) -> Component) -> Effect {
         switch storage {
         case .none: return self
-        case .just(let action): return Effect(transform(Component(work: .just(action), scheduling: .immediately)))
+        case .immediate(let work): return Effect(transform(Component(work: work, scheduling: .immediately)))
         case .single(let component): return Effect(transform(component))
         case .many(let components): return Effect(components: components.map(transform))
         }

@@ -547,7 +547,12 @@ public final class Store<Action: Sendable, State: Sendable, Environment: Sendabl
     internal func schedule(_ effect: consuming Effect<Action>, depth: Int) {
         switch (consume effect).storage {
         case .none: return
-        case .just(let action): postEffectAction(action, depth: depth &+ 1)
+        case .immediate(let work):
+            switch consume work {
+            case .just(let action): postEffectAction(action, depth: depth &+ 1)
+            case .task(let work): engine.startAnonymousTask(work, depth: depth &+ 1)
+            case let work: schedule(Effect<Action>.Component(work: work, scheduling: .immediately), depth: depth)
+            }
         case .single(let component):
             if component.startsAtOnceAnonymously, case .just = component.work {
                 // The usual answer, `Effect.just`: its action is moved out of the component and
