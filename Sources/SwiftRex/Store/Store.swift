@@ -84,7 +84,7 @@ public final class Store<Action: Sendable, State: Sendable, Environment: Sendabl
     @exclusivity(unchecked) @usableFromInline var reactionMutations: [EndoMut<State>] = []
     @exclusivity(unchecked) @usableFromInline var producers: [Producer<Action, State, Environment>] = []
     @exclusivity(unchecked) @usableFromInline var effects: [Effect<Action>] = []
-    @exclusivity(unchecked) @usableFromInline var mailboxBuffer: [MailboxEntry<Action>] = []
+    @exclusivity(unchecked) @usableFromInline var mailboxBuffer = MailboxBuffer<Action>()
 
     /// Constants, not optionals: every dispatch reads them, and reading a stored `var` of a class
     /// costs a dynamic exclusivity check.
@@ -647,17 +647,13 @@ public final class Store<Action: Sendable, State: Sendable, Environment: Sendabl
     /// and the runs that ended (after the actions they sent).
     @inlinable
     internal func drainMailbox() {
-        var entries = mailboxBuffer
-        mailboxBuffer = []
+        // The spare buffer (empty, with storage) is exchanged for the waiting entries.
+        var entries = mailboxBuffer.take()
         mailbox.take(into: &entries)
         var reported = false
-        var index = 0
-        while index < entries.count {
-            // Each entry is moved out of the buffer, a `.drained` marker left in its place: a
-            // copy would retain everything its action holds, and release it again.
-            var entry = MailboxEntry<Action>.drained
-            swap(&entry, &entries[index])
-            index &+= 1
+        // Each entry is moved out of the buffer: a copy would retain everything its action holds,
+        // and release it again.
+        while let entry = entries.popFirst() {
             let letter: Letter<Action>
             switch consume entry {
             case .finished(let run):
@@ -665,8 +661,6 @@ public final class Store<Action: Sendable, State: Sendable, Environment: Sendabl
                 continue
             case .letter(let posted):
                 letter = posted
-            case .drained:
-                continue
             }
             if letter.depth > threshold {
                 // Dropped: the causal chain is too long. Reported once per drain.
@@ -683,7 +677,6 @@ public final class Store<Action: Sendable, State: Sendable, Environment: Sendabl
                 processHandingOver(letter.action.action, source: letter.action.dispatcher, depth: letter.depth)
             }
         }
-        entries.removeAll(keepingCapacity: true)
         mailboxBuffer = entries
     }
 
