@@ -41,7 +41,12 @@ public struct EffectScheduling: Equatable, Sendable {
     }
 
     /// Starts at once, anonymously; runs are independent and cannot be cancelled by id.
-    public static let immediately = EffectScheduling()
+    ///
+    /// Built where it is used, not read from a global: the default scheduling of every
+    /// `Effect.just` and `Effect.task` costs no lazy-global check and no copy, and what it decides
+    /// (start at once) folds away.
+    @inlinable
+    public static var immediately: EffectScheduling { EffectScheduling() }
 
     /// Registers under `id`; a newer run under the same id replaces (cancels) the older one.
     @inlinable
