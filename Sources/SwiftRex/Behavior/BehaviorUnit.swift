@@ -119,3 +119,18 @@ internal final class PhaseStep<Action: Sendable, State: Sendable, Environment: S
         self.scope = scope
     }
 }
+
+/// Calls `body` with the step `reference` points to, as a guaranteed reference: neither the step
+/// nor a closure read from it is retained. The caller keeps the step alive for the whole call.
+///
+/// A function of this module, not `Unmanaged._withUnsafeGuaranteedRef` called directly: a
+/// main-actor closure handed straight to the standard library has its executor checked at every
+/// call, one handed to a function of a strict-concurrency module does not.
+@inlinable
+@inline(__always)
+internal func withGuaranteedStep<Action, State, Environment, Result>(
+    _ reference: Unmanaged<PhaseStep<Action, State, Environment>>,
+    _ body: (PhaseStep<Action, State, Environment>) -> Result
+) -> Result {
+    reference._withUnsafeGuaranteedRef(body)
+}

@@ -10,6 +10,9 @@
 /// Effect<AppAction>.sequence([.a, .b]).scheduling(.debounce(id: "search", delay: .milliseconds(300)))
 /// ```
 public struct Effect<Action: Sendable>: Sendable {
+    /// `.none` and `.many([])` are both the empty effect. ``empty`` is the second: the components
+    /// are stored inline, so writing `.none` zero-fills the whole payload (hundreds of bytes, a
+    /// `memset` per empty effect), where `.many([])` writes one pointer and a tag.
     @usableFromInline
     internal enum Storage: Sendable {
         case none
@@ -34,7 +37,7 @@ public struct Effect<Action: Sendable>: Sendable {
     @inlinable
     public init(components: [Component]) {
         switch components.count {
-        case 0: storage = .none
+        case 0: storage = .many([])
         case 1: storage = .single(components[0])
         default: storage = .many(components)
         }
@@ -60,8 +63,11 @@ public struct Effect<Action: Sendable>: Sendable {
     /// Whether the effect has no component.
     @inlinable
     public var isEmpty: Bool {
-        if case .none = storage { return true }
-        return false
+        switch storage {
+        case .none: return true
+        case .immediate, .single: return false
+        case .many(let components): return components.isEmpty
+        }
     }
 
     /// Calls `body` for each component in order without building an array.
@@ -77,7 +83,7 @@ public struct Effect<Action: Sendable>: Sendable {
 
     /// The effect with no component.
     @inlinable
-    public static var empty: Effect { Effect(storage: .none) }
+    public static var empty: Effect { Effect(storage: .many([])) }
 
     /// Sends `action` once and completes synchronously on subscription, scheduled
     /// ``EffectScheduling/immediately``. The source is the call site.
@@ -186,11 +192,9 @@ extension Effect: Monoid {
     /// Concatenates the components, `lhs` first.
     @inlinable
     public static func combine(_ lhs: Effect, _ rhs: Effect) -> Effect {
-        switch (lhs.storage, rhs.storage) {
-        case (.none, _): return rhs
-        case (_, .none): return lhs
-        default: return Effect(components: lhs.components + rhs.components)
-        }
+        if lhs.isEmpty { return rhs }
+        if rhs.isEmpty { return lhs }
+        return Effect(components: lhs.components + rhs.components)
     }
 
     /// Concatenates every effect's components in one pass.

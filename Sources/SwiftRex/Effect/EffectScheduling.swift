@@ -41,6 +41,8 @@ public struct EffectScheduling: Equatable, Sendable {
     }
 
     /// Starts at once, anonymously; runs are independent and cannot be cancelled by id.
+    ///
+    /// Built where it is used, not read from a global: no lazy-global check and no copy.
     @inlinable
     public static var immediately: EffectScheduling { EffectScheduling() }
 

@@ -70,6 +70,8 @@ public final class Store<Action: Sendable, State: Sendable, Environment: Sendabl
     /// when it may remove collection elements that own effects. A dispatch ORs the masks of what
     /// mutated.
     @usableFromInline let phaseSteps: [PhaseStep<Action, State, Environment>]
+    /// Unowned references to `phaseSteps`: the full dispatch reads them without retaining.
+    @usableFromInline let phaseStepRefs: [Unmanaged<PhaseStep<Action, State, Environment>>]
     /// The union of the reducer units' masks (what an always-applying fold may reach).
     @usableFromInline let reducersMask: UInt64
     /// `soleReducer`'s mask.
@@ -164,7 +166,9 @@ public final class Store<Action: Sendable, State: Sendable, Environment: Sendabl
             : zip(reducerUnits, reducerMasks).map { ReducerStep($0, mask: $1) }
         self.reducerSteps = reducerSteps
         reducerStepRefs = reducerSteps.map { Unmanaged.passUnretained($0) }
-        phaseSteps = behavior.isReducerOnly ? [] : zip(behavior.units, masks).map { PhaseStep($0, mask: $1) }
+        let phaseSteps = behavior.isReducerOnly ? [] : zip(behavior.units, masks).map { PhaseStep($0, mask: $1) }
+        self.phaseSteps = phaseSteps
+        phaseStepRefs = phaseSteps.map { Unmanaged.passUnretained($0) }
         reducersMask = reducerMasks.reduce(0, |)
         soleReducerMask = hasSoleReducer ? reducerMasks[0] : 0
         threshold = max(1, StoreHooks.reentranceThreshold)
@@ -455,19 +459,22 @@ public final class Store<Action: Sendable, State: Sendable, Environment: Sendabl
         var scope = MutationScope.nothing
         var mask: UInt64 = 0
         var firstProducer: Producer<Action, State, Environment>?
-        // `steps` keeps every step alive for the whole dispatch: each is read unowned, not
-        // retained and released per unit and phase.
-        let steps = phaseSteps
-        for index in steps.indices {
-            unowned(unsafe) let step = steps[index]
+        // Each step is read through an unowned reference (its plain fields without retaining it)
+        // and its closures are called through a guaranteed one: no retain and release of a
+        // closure per unit and phase. `phaseSteps`, a constant of this store, keeps every step
+        // alive.
+        let stepCount = phaseStepRefs.count
+        for index in 0..<stepCount {
+            let reference = phaseStepRefs[index]
+            unowned(unsafe) let step = reference.takeUnretainedValue()
             switch step.kind {
             case .producer:
-                if let reader = step.produce(action, context) {
+                if let reader = withGuaranteedStep(reference, { $0.produce(action, context) }) {
                     if firstProducer == nil { firstProducer = reader } else { producers.append(reader) }
                 }
             case .reaction:
                 // One entry per reaction unit, in order; `.unchanged` is the identity (no closure).
-                let reaction = step.react(action, context)
+                let reaction = withGuaranteedStep(reference) { $0.react(action, context) }
                 if case .mutation(let endo) = reaction.mutation {
                     mutates = true
                     scope = scope.merged(step.scope)
@@ -494,17 +501,21 @@ public final class Store<Action: Sendable, State: Sendable, Environment: Sendabl
             var reactionIndex = 0
             // With a case-indexed action, reducer units lifted through another case are skipped.
             let actionCase = routes.caseOf?(action)
-            for index in steps.indices {
-                unowned(unsafe) let step = steps[index]
+            for index in 0..<stepCount {
+                let reference = phaseStepRefs[index]
+                unowned(unsafe) let step = reference.takeUnretainedValue()
                 switch step.kind {
                 case .reducer:
                     if let actionCase, let unitCase = step.actionCase, unitCase != actionCase { continue }
-                    if step.reduce(action, &storage, {
-                        if !notified {
-                            notified = true
-                            notify(willChange: true)
-                        }
-                    }) {
+                    let applied = withGuaranteedStep(reference) { step in
+                        step.reduce(action, &storage, {
+                            if !notified {
+                                notified = true
+                                notify(willChange: true)
+                            }
+                        })
+                    }
+                    if applied {
                         scope = scope.merged(step.scope)
                         mask |= step.mask
                     }
@@ -520,16 +531,12 @@ public final class Store<Action: Sendable, State: Sendable, Environment: Sendabl
         }
         if !reactionMutations.isEmpty { reactionMutations.removeAll(keepingCapacity: true) }
         // P3: resolve every effect against the post-mutation state; P4: schedule each component
-        // in order.
-        if let firstProducer {
+        // in order. The first producer is moved out of its variable, not copied (retained).
+        if let reader = firstProducer.take() {
             if producers.isEmpty {
-                schedule(firstProducer.runReader(postContext), depth: depth)
+                schedule(reader.runReader(postContext), depth: depth)
             } else {
-                effects.append(firstProducer.runReader(postContext))
-                for producer in producers { effects.append(producer.runReader(postContext)) }
-                producers.removeAll(keepingCapacity: true)
-                for effect in effects { schedule(effect, depth: depth) }
-                effects.removeAll(keepingCapacity: true)
+                scheduleProducers(first: reader, depth: depth)
             }
         }
         // A mutation that may have removed collection elements cancels their effects.
@@ -539,6 +546,19 @@ public final class Store<Action: Sendable, State: Sendable, Environment: Sendabl
         }
         // P5: reconcile, only after a mutation, only the supervisions it can reach.
         if mutates, supervisor != nil, reachesSupervision(mask) { reconcile(after: scope, mask: mask, action: action, depth: depth) }
+    }
+
+    /// Phases 3 and 4 when a dispatch produced several effects: every reader runs against the
+    /// post-mutation state before the first component is scheduled (out of line: the usual
+    /// dispatch produces at most one).
+    @inlinable
+    @inline(never)
+    internal func scheduleProducers(first: Producer<Action, State, Environment>, depth: Int) {
+        effects.append(first.runReader(postContext))
+        for producer in producers { effects.append(producer.runReader(postContext)) }
+        producers.removeAll(keepingCapacity: true)
+        for effect in effects { schedule(effect, depth: depth) }
+        effects.removeAll(keepingCapacity: true)
     }
 
     /// Phase 4 for one effect: plain immediate actions go straight to the mailbox; everything else
