@@ -76,6 +76,12 @@ internal final class PhaseStep<Action: Sendable, State: Sendable, Environment: S
     @usableFromInline let kind: Kind
     /// A reducer unit's decide-and-mutate pass.
     @usableFromInline let reduce: @Sendable (Action, inout State, _ willWrite: () -> Void) -> Bool
+    /// Whether the unit is a reducer that always applies (no test) and whose `run` does all its
+    /// `reduce` does: its `reduce` is `willWrite` then `run`, so the Store calls `run` directly,
+    /// without passing a `willWrite` closure.
+    @usableFromInline let alwaysApplies: Bool
+    /// A reducer unit's in-place reduce (what an always-applying unit's `reduce` runs).
+    @usableFromInline let run: @Sendable (Action, inout State) -> Void
     /// A reducer unit's action case, when it is lifted through a case-indexed prism.
     @usableFromInline let actionCase: Int?
     /// A producer's phase-1 handler.
@@ -92,6 +98,8 @@ internal final class PhaseStep<Action: Sendable, State: Sendable, Environment: S
     init(_ unit: BehaviorUnit<Action, State, Environment>, mask: UInt64) {
         self.mask = mask
         var reduce: @Sendable (Action, inout State, _ willWrite: () -> Void) -> Bool = { _, _, _ in false }
+        var alwaysApplies = false
+        var run: @Sendable (Action, inout State) -> Void = { _, _ in }
         var actionCase: Int?
         var produce: @MainActor @Sendable (Action, PreReducerContext<State>) -> Producer<Action, State, Environment>? = { _, _ in nil }
         var react: @MainActor @Sendable (Action, PreReducerContext<State>) -> Reaction<Action, State, Environment> = { _, _ in .doNothing }
@@ -100,6 +108,8 @@ internal final class PhaseStep<Action: Sendable, State: Sendable, Environment: S
         case .reducer(let reducer):
             kind = .reducer
             reduce = reducer.reduce
+            alwaysApplies = reducer.applies == nil && reducer.runIsComplete
+            run = reducer.run
             actionCase = reducer.actionCase
             scope = reducer.scope
         case .producer(let handler, _):
@@ -113,6 +123,8 @@ internal final class PhaseStep<Action: Sendable, State: Sendable, Environment: S
             kind = .supervision
         }
         self.reduce = reduce
+        self.alwaysApplies = alwaysApplies
+        self.run = run
         self.actionCase = actionCase
         self.produce = produce
         self.react = react

@@ -507,6 +507,17 @@ public final class Store<Action: Sendable, State: Sendable, Environment: Sendabl
                 switch step.kind {
                 case .reducer:
                     if let actionCase, let unitCase = step.actionCase, unitCase != actionCase { continue }
+                    if step.alwaysApplies {
+                        // Its `reduce` is `willWrite` then `run`: done here, with no closure to pass.
+                        if !notified {
+                            notified = true
+                            notify(willChange: true)
+                        }
+                        withGuaranteedStep(reference) { $0.run(action, &storage) }
+                        scope = scope.merged(step.scope)
+                        mask |= step.mask
+                        continue
+                    }
                     let applied = withGuaranteedStep(reference) { step in
                         step.reduce(action, &storage, {
                             if !notified {
