@@ -24,7 +24,7 @@ internal enum MailboxEntry<Action: Sendable>: Sendable {
 /// A FIFO of mailbox entries in memory it owns: entries are moved in and moved out, never copied,
 /// and a drained buffer is emptied without visiting its slots. (An `Array` would need a marker
 /// written into every slot a drain moves out of, and then destroys every marker through the
-/// entry type's generic value witness: about 150 instructions per action.) Its storage is kept
+/// entry type's generic value witness: about 100 instructions per action.) Its storage is kept
 /// when it empties, so buffers swapped between the mailbox and the Store stop allocating.
 @usableFromInline
 internal struct MailboxBuffer<Action: Sendable>: ~Copyable, @unchecked Sendable {
@@ -36,14 +36,6 @@ internal struct MailboxBuffer<Action: Sendable>: ~Copyable, @unchecked Sendable 
     @usableFromInline var capacity = 0
 
     @inlinable init() {}
-
-    @inlinable
-    init(base: UnsafeMutablePointer<MailboxEntry<Action>>?, head: Int, end: Int, capacity: Int) {
-        self.base = base
-        self.head = head
-        self.end = end
-        self.capacity = capacity
-    }
 
     @inlinable
     deinit {
