@@ -10,12 +10,11 @@
 /// Effect<AppAction>.sequence([.a, .b]).scheduling(.debounce(id: "search", delay: .milliseconds(300)))
 /// ```
 public struct Effect<Action: Sendable>: Sendable {
-    /// `.none` and `.many([])` are both the empty effect. ``empty`` is the second: the components
-    /// are stored inline, so writing `.none` zero-fills the whole payload (hundreds of bytes, a
-    /// `memset` per empty effect), where `.many([])` writes one pointer and a tag.
+    /// The empty effect is `.many([])`: the components are stored inline, so a payload-less case
+    /// would zero-fill the whole payload (hundreds of bytes, a `memset` per empty effect), where
+    /// `.many([])` writes one pointer and a tag.
     @usableFromInline
     internal enum Storage: Sendable {
-        case none
         /// Work scheduled `.immediately` with no channel and no owner (`Effect.just`, `Effect.task`
         /// without a scheduling): exactly `.single` of that component, held without building it, so
         /// the usual answers of a producer are moved into the mailbox or a task, not made into a
@@ -53,7 +52,6 @@ public struct Effect<Action: Sendable>: Sendable {
     @inlinable
     public var components: [Component] {
         switch storage {
-        case .none: return []
         case .immediate(let work): return [Component(work: work, scheduling: .immediately)]
         case .single(let component): return [component]
         case .many(let components): return components
@@ -64,7 +62,6 @@ public struct Effect<Action: Sendable>: Sendable {
     @inlinable
     public var isEmpty: Bool {
         switch storage {
-        case .none: return true
         case .immediate, .single: return false
         case .many(let components): return components.isEmpty
         }
@@ -74,7 +71,6 @@ public struct Effect<Action: Sendable>: Sendable {
     @inlinable
     public func forEachComponent(_ body: (Component) throws -> Void) rethrows {
         switch storage {
-        case .none: return
         case .immediate(let work): try body(Component(work: work, scheduling: .immediately))
         case .single(let component): try body(component)
         case .many(let components): for component in components { try body(component) }
@@ -164,7 +160,6 @@ public struct Effect<Action: Sendable>: Sendable {
     @inlinable
     public func map<NewAction: Sendable>(_ transform: @escaping @Sendable (Action) -> NewAction) -> Effect<NewAction> {
         switch storage {
-        case .none: return .empty
         case .immediate(let work): return Effect<NewAction>(storage: .immediate(Component.map(work, transform)))
         case .single(let component): return Effect<NewAction>(component.map(transform))
         case .many(let components): return Effect<NewAction>(storage: .many(components.map { $0.map(transform) }))
@@ -176,7 +171,6 @@ public struct Effect<Action: Sendable>: Sendable {
     @inlinable
     public func scheduling(_ policy: EffectScheduling) -> Effect {
         switch storage {
-        case .none: return self
         case .immediate(let work): return Effect(Component(work: work, scheduling: .immediately).rescheduled(policy))
         case .single(let component): return Effect(component.rescheduled(policy))
         case .many(let components): return Effect(storage: .many(components.map { $0.rescheduled(policy) }))

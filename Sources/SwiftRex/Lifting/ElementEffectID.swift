@@ -68,7 +68,7 @@ extension Effect {
     @inlinable
     public func scopedToElement(_ element: some Hashable & Sendable, site: LiftSite) -> Effect {
         switch storage {
-        case .none, .immediate: return self  // an anonymous component has no id to stamp
+        case .immediate: return self  // an anonymous component has no id to stamp
         case .single(let component): return Effect(component.scopedToElement(element, site: site))
         case .many(let components): return Effect(components: components.map { $0.scopedToElement(element, site: site) })
         }
@@ -187,7 +187,7 @@ extension Effect {
     @inlinable
     var hasOwnedComponents: Bool {
         switch storage {
-        case .none, .immediate: return false
+        case .immediate: return false
         case .single(let component): return component.owner != nil
         case .many(let components): return components.contains { $0.owner != nil }
         }
@@ -197,7 +197,6 @@ extension Effect {
     @inlinable
     func mapComponents(_ transform: (Component) -> Component) -> Effect {
         switch storage {
-        case .none: return self
         case .immediate(let work): return Effect(transform(Component(work: work, scheduling: .immediately)))
         case .single(let component): return Effect(transform(component))
         case .many(let components): return Effect(components: components.map(transform))

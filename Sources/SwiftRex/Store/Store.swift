@@ -577,7 +577,6 @@ public final class Store<Action: Sendable, State: Sendable, Environment: Sendabl
     @inlinable
     internal func schedule(_ effect: consuming Effect<Action>, depth: Int) {
         switch (consume effect).storage {
-        case .none: return
         case .immediate(let work):
             switch consume work {
             case .just(let action): postEffectAction(action, depth: depth &+ 1)
