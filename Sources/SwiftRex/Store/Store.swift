@@ -656,7 +656,10 @@ public final class Store<Action: Sendable, State: Sendable, Environment: Sendabl
     }
 
     /// Drains actions queued synchronously during processing, cutting off a runaway loop.
-    @usableFromInline
+    /// Inlinable, so the queued actions (those an observer dispatches, say) run through phases
+    /// specialised for the Store's types: unspecialised, every one of them looked up generic
+    /// metadata at run time (about 1 µs an action, `store.dispatch.fromObserver`).
+    @inlinable
     internal func drainQueue() {
         var drained = 1
         while queueHead < queue.count {

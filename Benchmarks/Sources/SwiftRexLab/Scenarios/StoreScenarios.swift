@@ -40,6 +40,23 @@ enum StoreScenarios {
                     blackHole(token)
                 }
             },
+            Scenario(name: "store.dispatch.fromObserver") {
+                // Each action the loop dispatches is followed by one its observer dispatches
+                // (queued while the Store processes, run in the same turn, after it): one
+                // operation is the two dispatches, as an app whose views react by dispatching.
+                let store = Store(initial: CounterState(), reducer: counterReducer)
+                let follows = Slot(true)
+                let token = store.observe(didChange: {
+                    follows.value.toggle()
+                    if !follows.value { store.dispatch(.done) }
+                })
+                let actions = makeCounterActions()
+                let mask = actions.count - 1
+                return { iterations in
+                    for index in 0..<iterations { store.dispatch(actions[index & mask]) }
+                    blackHole(token)
+                }
+            },
             Scenario(name: "store.dispatch.unchanged") {
                 // A behavior that reacts to nothing: the fold stays `.unchanged`, no observer runs.
                 let store = Store(initial: CounterState(), behavior: Behavior<CounterAction, CounterState, Void>.react { _, _ in .doNothing })
