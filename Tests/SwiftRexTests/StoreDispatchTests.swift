@@ -1,5 +1,6 @@
 import Testing
 import SwiftRex
+import SwiftRexTestSupport
 
 /// Waits (bounded) until `condition` holds, yielding the main actor between checks.
 @MainActor
@@ -112,6 +113,45 @@ func eventually(_ condition: () -> Bool, turns: Int = 1_000) async -> Bool {
         #expect(reports.first?.kind == .synchronous)
         #expect(reports.first?.drainedCount == 11)
         #expect(reports.first?.threshold == 10)
+        _ = token
+    }
+
+    @Test func queuedActionsRunInOrderAndAreReleasedOnceProcessed() {
+        // Each change queues the next two actions while there are any left: processed FIFO, the
+        // log is in dispatch order (breadth-first), and no queued action outlives its turn.
+        let tracker = LifetimeTracker()
+        let store = Store(initial: [Int](), reducer: Reducer<Tracked<Int>, [Int]>.reduce { action, log in log.append(action.payload) })
+        var next = 1
+        let token = store.observe(didChange: {
+            guard next < 6 else { return }
+            store.dispatch(tracker.instance(next))
+            store.dispatch(tracker.instance(next + 1))
+            next += 2
+        })
+        store.dispatch(tracker.instance(0))
+        #expect(store.state == [0, 1, 2, 3, 4, 5, 6])
+        #expect(tracker.createdCount == 7)
+        #expect(tracker.liveCount == 0)
+        _ = token
+    }
+
+    @Test func aRunawayCutReleasesTheActionsItDrops() {
+        // Every change queues two more: the cut at the threshold drops a queue of waiting actions,
+        // and each of them is released.
+        let tracker = LifetimeTracker()
+        let store = Store(initial: [Int](), reducer: Reducer<Tracked<Int>, [Int]>.reduce { action, log in log.append(action.payload) })
+        store.reentranceThreshold = 5
+        var reports: [StoreReentranceInfo] = []
+        store.onReentranceDetected = { reports.append($0) }
+        let token = store.observe(didChange: {
+            store.dispatch(tracker.instance(1))
+            store.dispatch(tracker.instance(2))
+        })
+        store.dispatch(tracker.instance(0))
+        #expect(store.state.count == 5)
+        #expect(reports.map(\.drainedCount) == [6])
+        #expect(tracker.createdCount > 6)
+        #expect(tracker.liveCount == 0)
         _ = token
     }
 

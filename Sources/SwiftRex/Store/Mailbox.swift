@@ -21,93 +21,9 @@ internal enum MailboxEntry<Action: Sendable>: Sendable {
     case finished(EffectRun)
 }
 
-/// A FIFO of mailbox entries in memory it owns: entries are moved in and moved out, never copied,
-/// and a drained buffer is emptied without visiting its slots. (An `Array` would need a marker
-/// written into every slot a drain moves out of, and then destroys every marker through the
-/// entry type's generic value witness: about 100 instructions per action.) Its storage is kept
-/// when it empties, so buffers swapped between the mailbox and the Store stop allocating.
+/// The mailbox's entries, in a FIFO buffer they are moved into and out of (see ``MoveBuffer``).
 @usableFromInline
-internal struct MailboxBuffer<Action: Sendable>: ~Copyable, @unchecked Sendable {
-    // `@unchecked`: a buffer is only reached under the mailbox's lock or on the main actor.
-    @usableFromInline var base: UnsafeMutablePointer<MailboxEntry<Action>>?
-    /// Entries before `head` were moved out; `head..<end` are live.
-    @usableFromInline var head = 0
-    @usableFromInline var end = 0
-    @usableFromInline var capacity = 0
-
-    @inlinable init() {}
-
-    @inlinable
-    deinit {
-        guard let base else { return }
-        (base + head).deinitialize(count: end - head)
-        base.deallocate()
-    }
-
-    /// The number of live entries.
-    @inlinable var count: Int { end - head }
-
-    /// Appends `entry`, moving it in.
-    @inlinable
-    mutating func append(_ entry: consuming MailboxEntry<Action>) {
-        if end == capacity { grow() }
-        (base.unsafelyUnwrapped + end).initialize(to: entry)
-        end &+= 1
-    }
-
-    /// Moves the live entries to the front of a larger allocation.
-    @usableFromInline
-    mutating func grow() {
-        let newCapacity = Swift.max(16, count * 2)
-        let newBase = UnsafeMutablePointer<MailboxEntry<Action>>.allocate(capacity: newCapacity)
-        if let base {
-            newBase.moveInitialize(from: base + head, count: end - head)
-            base.deallocate()
-        }
-        base = newBase
-        end -= head
-        head = 0
-        capacity = newCapacity
-    }
-
-    /// Moves the first live entry out, or returns `nil` when there is none (the storage is then
-    /// reused from its start).
-    @inlinable
-    mutating func popFirst() -> MailboxEntry<Action>? {
-        guard head < end else {
-            head = 0
-            end = 0
-            return nil
-        }
-        let entry = (base.unsafelyUnwrapped + head).move()
-        head &+= 1
-        return entry
-    }
-
-    /// Destroys every live entry, keeping the storage.
-    @inlinable
-    mutating func removeAll() {
-        if let base { (base + head).deinitialize(count: end - head) }
-        head = 0
-        end = 0
-    }
-
-    /// Exchanges contents (entries and storage) with `other`.
-    @inlinable
-    mutating func exchange(with other: inout MailboxBuffer) {
-        let (base, head, end, capacity) = (self.base, self.head, self.end, self.capacity)
-        (self.base, self.head, self.end, self.capacity) = (other.base, other.head, other.end, other.capacity)
-        (other.base, other.head, other.end, other.capacity) = (base, head, end, capacity)
-    }
-
-    /// This buffer's contents, leaving it empty without storage.
-    @inlinable
-    mutating func take() -> MailboxBuffer {
-        var taken = MailboxBuffer()
-        exchange(with: &taken)
-        return taken
-    }
-}
+internal typealias MailboxBuffer<Action: Sendable> = MoveBuffer<MailboxEntry<Action>>
 
 /// The single mailbox of actions sent by effects and channels
 /// (<doc:DispatchPipeline#One-action-at-a-time>): callable from any thread, FIFO in posting order
