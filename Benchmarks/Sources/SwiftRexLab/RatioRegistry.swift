@@ -32,7 +32,12 @@ enum RatioRegistry {
         // Lifts against hand-written code and the unlifted reducer.
         PairedRatio("lift.nested3", over: "naive.nested3", limit: 2),
         PairedRatio("lift.payload", over: "lift.payload.unlifted", limit: 1.5),
+        // The floors under the two lift targets with closure prisms: the same calls written by
+        // hand (a preview, then the counter), and the fifty previews alone in a plain loop.
+        PairedRatio("lift.payload.byHand", over: "lift.payload.unlifted"),
+        PairedRatio("lift.payload", over: "lift.payload.byHand"),
         PairedRatio("store.dispatch.wide50", over: "store.dispatch.reducer", limit: 3),
+        PairedRatio("store.dispatch.wide50.previews", over: "store.dispatch.reducer"),
         PairedRatio("store.dispatch.wide50.caseIndexed", over: "store.dispatch.reducer", limit: 3),
     ]
 }

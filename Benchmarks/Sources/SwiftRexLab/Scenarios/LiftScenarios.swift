@@ -33,6 +33,22 @@ enum LiftScenarios {
     static let payloadPrism = Prism<RowsAction, CounterAction>(
         preview: { if case .payload(let action) = $0 { action } else { nil } }, review: RowsAction.payload)
 
+    /// A preview and an in-place reduce that a hand-written lift calls, held generically (as a
+    /// prism and a reducer unit hold theirs), so each is called without a re-abstraction thunk.
+    struct HandLift<Global, Local, Part>: Sendable {
+        let preview: @Sendable (Global) -> Local?
+        let run: @Sendable (Local, inout Part) -> Void
+    }
+
+    /// `lift.payload` written by hand: one unlifted reducer on the whole state that calls the
+    /// prism's preview, then the counter, both known only at run time.
+    static func handLifted(_ lift: HandLift<RowsAction, CounterAction, CounterState>) -> Reducer<RowsAction, Rows> {
+        .reduce { action, rows in
+            guard let local = lift.preview(action) else { return }
+            lift.run(local, &rows.payload)
+        }
+    }
+
     static let rowReducer = Reducer<CounterAction, Row>.reduce { action, row in
         switch action {
         case .increment: row.count &+= 1
@@ -70,8 +86,8 @@ enum LiftScenarios {
         }
         .liftCollection(.action(rowPrism).state(\Rows.rows))
 
-    /// `reconcile.oneRowChanged`, `lift.optional.present`/`.absent`, `lift.collection.byId`, `lift.each.broadcast`, `lift.projection.element`, `lift.payload` and
-    /// `lift.payload.unlifted`.
+    /// `reconcile.oneRowChanged`, `lift.optional.present`/`.absent`, `lift.collection.byId`, `lift.each.broadcast`, `lift.projection.element`, `lift.payload`,
+    /// `lift.payload.byHand` and `lift.payload.unlifted`.
     static var all: [Scenario] {
         [
             Scenario(name: "lift.collection.byId", sizes: sizes) { size in
@@ -145,6 +161,23 @@ enum LiftScenarios {
             Scenario(name: "lift.payload") {
                 // A lifted reducer mutating a state that carries a 100k-element payload.
                 let store = Store(initial: Rows(rows: []), reducer: counterReducer.lift(.action(payloadPrism).state(\Rows.payload)))
+                let actions = makeCounterActions()
+                let mask = actions.count - 1
+                return { iterations in
+                    for index in 0..<iterations { store.dispatch(.payload(actions[index & mask])) }
+                }
+            },
+            Scenario(name: "lift.payload.byHand") {
+                // The floor under lift.payload for a prism and a reducer given as closures: the
+                // same two calls written by hand in an unlifted reducer on the whole state.
+                let lift = opaque(HandLift<RowsAction, CounterAction, CounterState>(preview: payloadPrism.preview) { action, state in
+                    switch action {
+                    case .increment: state.count &+= 1
+                    case .decrement: state.count &-= 1
+                    case .done: break
+                    }
+                })
+                let store = Store(initial: Rows(rows: []), reducer: handLifted(lift))
                 let actions = makeCounterActions()
                 let mask = actions.count - 1
                 return { iterations in

@@ -366,6 +366,38 @@ enum NestedLiftScenarios {
     /// The same features lifted through prisms that name their case.
     static let wide50CaseIndexed = Reducer.mconcat((0..<50).map { tally.lift(.action(caseIndexedPrisms[$0]).state(widePaths[$0])) })
 
+    /// A prism's preview in a box, read through an unowned reference as the Store's fused loop
+    /// reads each lifted unit (nothing retained per call). Generic, as `Prism` is, so the preview
+    /// is held and called without a re-abstraction thunk.
+    final class PreviewBox<Whole, Part>: Sendable {
+        let preview: @Sendable (Whole) -> Part?
+        init(_ preview: @escaping @Sendable (Whole) -> Part?) { self.preview = preview }
+    }
+
+    /// The fifty closure prisms' previews, asked in order in a plain loop: what any dispatch that
+    /// asks each closure prism once pays, with no Store around it.
+    final class WidePreviews {
+        let boxes: [PreviewBox<WideAction, CounterAction>]
+        let references: [Unmanaged<PreviewBox<WideAction, CounterAction>>]
+
+        init(_ prisms: [Prism<WideAction, CounterAction>]) {
+            boxes = prisms.map { PreviewBox($0.preview) }
+            references = boxes.map { Unmanaged.passUnretained($0) }
+        }
+
+        /// How many previews match `action` (every one is asked).
+        @inline(never)
+        func matches(_ action: WideAction) -> Int {
+            var count = 0
+            references.withUnsafeBufferPointer { references in
+                for reference in references where reference._withUnsafeGuaranteedRef({ $0.preview(action) }) != nil {
+                    count &+= 1
+                }
+            }
+            return count
+        }
+    }
+
     /// One observer; each action addresses one feature, spread over all 50.
     static func wideLoop(_ store: Store<WideAction, WideState, Void>) -> Measured {
         let notifications = Slot(0)
@@ -378,7 +410,8 @@ enum NestedLiftScenarios {
         }
     }
 
-    /// `naive.nested3`, `lift.nested3`, `store.dispatch.wide50`, `store.dispatch.wide50.caseIndexed`.
+    /// `naive.nested3`, `lift.nested3`, `store.dispatch.wide50`, `store.dispatch.wide50.previews`,
+    /// `store.dispatch.wide50.caseIndexed`.
     static var all: [Scenario] {
         [
             Scenario(name: "naive.nested3") {
@@ -427,6 +460,18 @@ enum NestedLiftScenarios {
                 // all 50), as an app's actions do. Plain prisms: the Store cannot tell which
                 // feature an action is for, so it asks all 50.
                 wideLoop(Store(initial: WideState(), reducer: wide50))
+            },
+            Scenario(name: "store.dispatch.wide50.previews") {
+                // The floor under store.dispatch.wide50: the same actions asked of the same fifty
+                // closure prisms in a plain loop, no Store.
+                let previews = opaque(WidePreviews(widePrisms))
+                let counters = makeCounterActions()
+                let actions = (0..<64).map { widePrisms[($0 &* 37) % 50].review(counters[$0]) }
+                return { iterations in
+                    var matched = 0
+                    for index in 0..<iterations { matched &+= previews.matches(actions[index & 63]) }
+                    blackHole(matched)
+                }
             },
             Scenario(name: "store.dispatch.wide50.caseIndexed") {
                 // The same app, its prisms naming their case of a CaseIndexable action: the Store
