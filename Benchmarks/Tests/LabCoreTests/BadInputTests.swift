@@ -133,15 +133,26 @@ private func ensureJemalloc(fakes: [String: String]) throws -> (status: Int32, s
     try runLabEnvironment("ensure_jemalloc", fakes: fakes)
 }
 
+/// Writes an executable script through a descriptor closed on `exec`. Tests run in parallel and
+/// other tests spawn processes: a descriptor inherited by one of those children keeps the file
+/// open for writing, and running the script then fails with "Text file busy" (seen once in a
+/// full test run).
+private func writeExecutable(_ path: String, _ text: String) throws {
+    let descriptor = open(path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0o755)
+    guard descriptor >= 0 else { throw CocoaError(.fileWriteUnknown, userInfo: [NSFilePathErrorKey: path]) }
+    defer { close(descriptor) }
+    let bytes = Array(text.utf8)
+    let written = bytes.withUnsafeBytes { write(descriptor, $0.baseAddress, $0.count) }
+    guard written == bytes.count else { throw CocoaError(.fileWriteUnknown, userInfo: [NSFilePathErrorKey: path]) }
+}
+
 /// Runs `function` from `lab-env.sh` with a PATH holding only the given fake commands (plus
 /// `dirname`); returns the exit status and stderr.
 private func runLabEnvironment(_ function: String, fakes: [String: String]) throws -> (status: Int32, stderr: String) {
     let directory = FileManager.default.temporaryDirectory.appendingPathComponent("fake-bin-\(UUID().uuidString)")
     try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
     for (name, body) in fakes {
-        let path = directory.appendingPathComponent(name).path
-        try Data("#!/bin/sh\n\(body)\n".utf8).write(to: URL(fileURLWithPath: path))
-        try FileManager.default.setAttributes([.posixPermissions: 0o755], ofItemAtPath: path)
+        try writeExecutable(directory.appendingPathComponent(name).path, "#!/bin/sh\n\(body)\n")
     }
     for tool in ["dirname"] {
         if let real = ["/usr/bin/\(tool)", "/bin/\(tool)"].first(where: { FileManager.default.isExecutableFile(atPath: $0) }) {
