@@ -94,13 +94,13 @@ public final class Store<Action: Sendable, State: Sendable, Environment: Sendabl
     @usableFromInline let mailbox: Mailbox<Action>
     /// Reads the live state (weakly): the getter behind `stateBefore` and `liveState`.
     @usableFromInline let stateReader: @MainActor @Sendable () -> State?
-    /// Reads the live state where it lies (weakly): phase 1's context reads through it, so a lifted
-    /// feature reads its slice without a copy of the whole state.
-    @usableFromInline let stateInspector: @MainActor @Sendable ((inout State) -> Void) -> Bool
     /// The phase-3 context, built once (environment, live state reader and generators never change).
     @usableFromInline let postContext: PostReducerContext<State, Environment>
-    /// Hands phase 1 the generators (built once: a context holds it without copying them).
-    @usableFromInline let generatorsReader: @Sendable () -> StoreGenerators
+    /// Phase 1's reader: it reads the live state where it lies (weakly), so a lifted feature reads
+    /// its slice without a copy of the whole state, the dispatch's source where the dispatch keeps
+    /// it, and hands out the generators. A dispatch's context is this one reference. Replaced only
+    /// when a context outlives its phase 1 (see `keepEscapedReader(source:)`).
+    @exclusivity(unchecked) @usableFromInline var phaseOneReader: StoreStateReader<State>
 
     private var streamContinuations: [UInt64: AsyncStream<State>.Continuation] = [:]
     private var streamTokens: [UInt64: SubscriptionToken] = [:]
@@ -177,13 +177,15 @@ public final class Store<Action: Sendable, State: Sendable, Environment: Sendabl
         // The reader is built before `self` is complete, so it reaches the store through a weak box.
         let box = WeakStoreBox<Action, State, Environment>()
         stateReader = { box.store?.storage }
-        stateInspector = { body in
-            guard let store = box.store else { return false }
-            body(&store.storage)
-            return true
-        }
         postContext = PostReducerContext(environment: environment, liveState: stateReader, generators: generators)
-        generatorsReader = { [generators] in generators }
+        phaseOneReader = StoreStateReader(
+            inspectState: { body in
+                guard let store = box.store else { return false }
+                body(&store.storage)
+                return true
+            },
+            generators: { [generators] in generators }
+        )
         // One main-actor drain per burst, enqueued on the main actor directly from any thread.
         let mailbox = Mailbox<Action>(scheduleDrain: {
             Task { @MainActor in box.store?.drainMailbox() }
@@ -270,15 +272,15 @@ public final class Store<Action: Sendable, State: Sendable, Environment: Sendabl
     }
 
     /// Dispatches an action stamped with the call site; returns the store so calls chain. The
-    /// same as ``StoreType/dispatch(_:file:function:line:)``, but a behavior with reactions or
-    /// producers is handed the source built here, not a copy of it.
+    /// same as ``StoreType/dispatch(_:file:function:line:)``, but the source is built here and
+    /// lent to the dispatch, so it is neither copied nor destroyed anywhere else.
     @inlinable
     @discardableResult
     public func dispatch(_ action: Action, file: String = #fileID, function: String = #function, line: UInt = #line) -> Self {
         if behavior.isReducerOnly {
             processReducerOnly(action, source: ActionSource(file: file, function: function, line: line), depth: 0)
         } else {
-            processHandingOver(action, source: ActionSource(file: file, function: function, line: line), depth: 0)
+            processAllPhases(action, source: ActionSource(file: file, function: function, line: line), depth: 0)
         }
         return self
     }
@@ -292,13 +294,13 @@ public final class Store<Action: Sendable, State: Sendable, Environment: Sendabl
         finishProcessing()
     }
 
-    /// ``process(_:source:depth:)`` for a behavior with reactions or producers, taking ownership
-    /// of `source`: phase 1's context keeps it without copying it.
+    /// ``process(_:source:depth:)`` for a behavior with reactions or producers (already known to
+    /// be one).
     @inlinable
-    internal func processHandingOver(_ action: Action, source: __owned ActionSource, depth: Int) {
+    internal func processAllPhases(_ action: Action, source: borrowing ActionSource, depth: Int) {
         if queuedWhileProcessing(action, source: source, depth: depth) { return }
         isProcessing = true
-        runAllPhases(action, source: source, depth: depth)
+        withLentSource(source) { runAllPhases(action, source: $0, depth: depth) }
         finishProcessing()
     }
 
@@ -313,9 +315,9 @@ public final class Store<Action: Sendable, State: Sendable, Environment: Sendabl
     /// Queues the action when the Store is already processing one (it runs in this turn, after
     /// the current action: FIFO, never nested); `false` when the Store is idle.
     @inlinable
-    internal func queuedWhileProcessing(_ action: Action, source: ActionSource, depth: Int) -> Bool {
+    internal func queuedWhileProcessing(_ action: Action, source: borrowing ActionSource, depth: Int) -> Bool {
         guard isProcessing else { return false }
-        queue.append(Letter(action: DispatchedAction(action, dispatcher: source), depth: depth))
+        queue.append(Letter(action: DispatchedAction(action, dispatcher: copy source), depth: depth))
         return true
     }
 
@@ -329,7 +331,7 @@ public final class Store<Action: Sendable, State: Sendable, Environment: Sendabl
     @inlinable
     internal func runPhases(_ action: Action, source: ActionSource, depth: Int) {
         guard behavior.isReducerOnly else {
-            runAllPhases(action, source: source, depth: depth)
+            withLentSource(source) { runAllPhases(action, source: $0, depth: depth) }
             return
         }
         runReducerPhases(action, depth: depth)
@@ -447,49 +449,59 @@ public final class Store<Action: Sendable, State: Sendable, Environment: Sendabl
     }
 
     /// Every phase, for behaviors with reactions or producers (out of line, so the reducer-only
-    /// path keeps a small stack frame).
+    /// path keeps a small stack frame). The caller lends `source` for the call (see
+    /// `withLentSource`): phase 1's contexts read it where it lies.
     @inlinable
     @inline(never)
-    internal func runAllPhases(_ action: Action, source: __owned ActionSource, depth: Int) {
-        // P1: handle, against the pre-mutation state. Grouped reactions keep their mutation in a
-        // buffer; the first producer stays out of any buffer; reducer units wait for P2, where
-        // each decides and mutates in one pass. The buffers are empty between dispatches.
-        let context = PreReducerContext<State>(source: source, generators: generatorsReader, inspectState: stateInspector)
+    internal func runAllPhases(_ action: Action, source: UnsafePointer<ActionSource>, depth: Int) {
         var mutates = false
         var scope = MutationScope.nothing
         var mask: UInt64 = 0
         var firstProducer: Producer<Action, State, Environment>?
-        // Each step is read through an unowned reference (its plain fields without retaining it)
-        // and its closures are called through a guaranteed one: no retain and release of a
-        // closure per unit and phase. `phaseSteps`, a constant of this store, keeps every step
-        // alive.
         let stepCount = phaseStepRefs.count
-        for index in 0..<stepCount {
-            let reference = phaseStepRefs[index]
-            unowned(unsafe) let step = reference.takeUnretainedValue()
-            switch step.kind {
-            case .producer:
-                if let reader = withGuaranteedStep(reference, { $0.produce(action, context) }) {
-                    if firstProducer == nil { firstProducer = reader } else { producers.append(reader) }
+        // P1: handle, against the pre-mutation state. Grouped reactions keep their mutation in a
+        // buffer; the first producer stays out of any buffer; reducer units wait for P2, where
+        // each decides and mutates in one pass. The buffers are empty between dispatches. The
+        // context is the store's reader, which reads the lent source where it lies during P1.
+        do {
+            phaseOneReader.dispatchedSource = source
+            let context = PreReducerContext<State>(reader: phaseOneReader)
+            // Each step is read through an unowned reference (its plain fields without retaining
+            // it) and its closures are called through a guaranteed one: no retain and release of
+            // a closure per unit and phase. `phaseSteps`, a constant of this store, keeps every
+            // step alive.
+            for index in 0..<stepCount {
+                let reference = phaseStepRefs[index]
+                unowned(unsafe) let step = reference.takeUnretainedValue()
+                switch step.kind {
+                case .producer:
+                    if let producer = withGuaranteedStep(reference, { $0.produce(action, context) }) {
+                        if firstProducer == nil { firstProducer = producer } else { producers.append(producer) }
+                    }
+                case .reaction:
+                    // One entry per reaction unit, in order; `.unchanged` is the identity (no
+                    // closure).
+                    let reaction = withGuaranteedStep(reference) { $0.react(action, context) }
+                    if case .mutation(let endo) = reaction.mutation {
+                        mutates = true
+                        scope = scope.merged(step.scope)
+                        mask |= step.mask
+                        reactionMutations.append(endo)
+                    } else {
+                        reactionMutations.append(.identity)
+                    }
+                    if let producer = reaction.producer {
+                        if firstProducer == nil { firstProducer = producer } else { producers.append(producer) }
+                    }
+                case .reducer, .supervision:
+                    break
                 }
-            case .reaction:
-                // One entry per reaction unit, in order; `.unchanged` is the identity (no closure).
-                let reaction = withGuaranteedStep(reference) { $0.react(action, context) }
-                if case .mutation(let endo) = reaction.mutation {
-                    mutates = true
-                    scope = scope.merged(step.scope)
-                    mask |= step.mask
-                    reactionMutations.append(endo)
-                } else {
-                    reactionMutations.append(.identity)
-                }
-                if let producer = reaction.producer {
-                    if firstProducer == nil { firstProducer = producer } else { producers.append(producer) }
-                }
-            case .reducer, .supervision:
-                break
             }
+            phaseOneReader.dispatchedSource = nil
         }
+        // A context kept past P1 (the scope above ends the dispatch's own) keeps the reader
+        // alive: it must go on reading this source.
+        if !isKnownUniquelyReferenced(&phaseOneReader) { keepEscapedReader(source: source.pointee) }
         // P2: mutate in place, in list order, bracketed by one notification pair. Every reducer
         // unit is asked (no early exit: each lifted unit can report a missing element, and a
         // supervising store learns what the action may change); observers hear `willChange`
@@ -557,6 +569,15 @@ public final class Store<Action: Sendable, State: Sendable, Environment: Sendabl
         }
         // P5: reconcile, only after a mutation, only the supervisions it can reach.
         if mutates, supervisor != nil, reachesSupervision(mask) { reconcile(after: scope, mask: mask, action: action, depth: depth) }
+    }
+
+    /// After a context outlived its phase 1: its reader keeps a copy of the source it read, and
+    /// the next dispatches go through a successor.
+    @usableFromInline
+    @inline(never)
+    internal func keepEscapedReader(source: borrowing ActionSource) {
+        phaseOneReader.keptSource = copy source
+        phaseOneReader = phaseOneReader.successor()
     }
 
     /// Phases 3 and 4 when a dispatch produced several effects: every reader runs against the
@@ -703,8 +724,8 @@ public final class Store<Action: Sendable, State: Sendable, Environment: Sendabl
             } else if behavior.isReducerOnly {
                 processReducerOnly(letter.action.action, source: letter.action.dispatcher, depth: letter.depth)
             } else {
-                // The letter was moved out of the buffer: its source is handed over, not copied.
-                processHandingOver(letter.action.action, source: letter.action.dispatcher, depth: letter.depth)
+                // The letter's source is lent to the dispatch, not copied.
+                processAllPhases(letter.action.action, source: letter.action.dispatcher, depth: letter.depth)
             }
         }
         mailboxBuffer = entries
@@ -844,3 +865,4 @@ internal final class WeakStoreBox<Action: Sendable, State: Sendable, Environment
     @inlinable
     init() {}
 }
+
