@@ -637,9 +637,10 @@ public final class Store<Action: Sendable, State: Sendable, Environment: Sendabl
     }
 
     /// Posts an effect action from the main actor into the mailbox (the first post of a burst
-    /// schedules its drain).
+    /// schedules its drain), moving it in: a copy would retain what it holds (its source's
+    /// strings) and release it again.
     @inlinable
-    internal func postEffectAction(_ action: DispatchedAction<Action>, depth: Int) {
+    internal func postEffectAction(_ action: consuming DispatchedAction<Action>, depth: Int) {
         mailbox.post(.letter(Letter(action: action, depth: depth)))
     }
 
