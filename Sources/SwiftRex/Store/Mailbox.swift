@@ -70,6 +70,9 @@ internal struct MailboxBuffer<Action: Sendable>: ~Copyable, @unchecked Sendable 
         capacity = newCapacity
     }
 
+    /// Whether no entry is live.
+    @inlinable var isEmpty: Bool { head == end }
+
     /// Moves the first live entry out, or returns `nil` when there is none (the storage is then
     /// reused from its start).
     @inlinable
@@ -79,6 +82,13 @@ internal struct MailboxBuffer<Action: Sendable>: ~Copyable, @unchecked Sendable 
             end = 0
             return nil
         }
+        return removeFirst()
+    }
+
+    /// Moves the first live entry out; there must be one. No optional is made, tested and
+    /// destroyed around it, as `popFirst()` makes.
+    @inlinable
+    mutating func removeFirst() -> MailboxEntry<Action> {
         let entry = (base.unsafelyUnwrapped + head).move()
         head &+= 1
         return entry

@@ -597,13 +597,15 @@ public final class Store<Action: Sendable, State: Sendable, Environment: Sendabl
     /// goes through the engine's registry.
     @inlinable
     internal func schedule(_ effect: consuming Effect<Action>, depth: Int) {
+        // The action is consumed out of its binding: a bound payload is otherwise a copy (its
+        // source's strings retained), the effect being destroyed only after the post.
         switch (consume effect).storage {
+        case .immediate(.just(let action)):
+            postEffectAction(consume action, depth: depth &+ 1)
+        case .immediate(.task(let work)):
+            engine.startAnonymousTask(work, depth: depth &+ 1)
         case .immediate(let work):
-            switch consume work {
-            case .just(let action): postEffectAction(action, depth: depth &+ 1)
-            case .task(let work): engine.startAnonymousTask(work, depth: depth &+ 1)
-            case let work: schedule(Effect<Action>.Component(work: work, scheduling: .immediately), depth: depth)
-            }
+            schedule(Effect<Action>.Component(work: work, scheduling: .immediately), depth: depth)
         case .single(let component):
             if component.startsAtOnceAnonymously, case .just = component.work {
                 // The usual answer, `Effect.just`: its action is moved out of the component and
@@ -703,33 +705,33 @@ public final class Store<Action: Sendable, State: Sendable, Environment: Sendabl
         var entries = mailboxBuffer.take()
         mailbox.take(into: &entries)
         var reported = false
-        // Each entry is moved out of the buffer: a copy would retain everything its action holds,
-        // and release it again.
-        while let entry = entries.popFirst() {
-            let letter: Letter<Action>
-            switch consume entry {
-            case .finished(let run):
-                engine.finished(run)
-                continue
-            case .letter(let posted):
-                letter = posted
-            }
-            if letter.depth > threshold {
-                // Dropped: the causal chain is too long. Reported once per drain.
-                if !reported { reportRunaway(.throughEffects, count: letter.depth, letter: letter) }
-                reported = true
-                continue
-            }
-            if let interceptor = interceptEffectActions {
-                interceptor(letter.action, letter.depth)
-            } else if behavior.isReducerOnly {
-                processReducerOnly(letter.action.action, source: letter.action.dispatcher, depth: letter.depth)
-            } else {
-                // The letter's source is lent to the dispatch, not copied.
-                processAllPhases(letter.action.action, source: letter.action.dispatcher, depth: letter.depth)
+        // Each entry is moved out of the buffer and its letter handed on: a copy would retain
+        // everything its action holds, and release it again.
+        while !entries.isEmpty {
+            switch entries.removeFirst() {
+            case .finished(let run): engine.finished(run)
+            case .letter(let letter): deliver(consume letter, reported: &reported)
             }
         }
+        entries.removeAll()
         mailboxBuffer = entries
+    }
+
+    /// Processes one drained letter (or drops it, past the runaway threshold: reported once per
+    /// drain). Its source is lent to the dispatch, not copied.
+    @inlinable
+    @inline(__always)
+    internal func deliver(_ letter: consuming Letter<Action>, reported: inout Bool) {
+        if letter.depth > threshold {
+            if !reported { reportRunaway(.throughEffects, count: letter.depth, letter: letter) }
+            reported = true
+        } else if let interceptor = interceptEffectActions {
+            interceptor(letter.action, letter.depth)
+        } else if behavior.isReducerOnly {
+            processReducerOnly(letter.action.action, source: letter.action.dispatcher, depth: letter.depth)
+        } else {
+            processAllPhases(letter.action.action, source: letter.action.dispatcher, depth: letter.depth)
+        }
     }
 
     /// When set, effect and channel actions are handed to this closure (with their causal depth)
