@@ -475,7 +475,9 @@ public final class Store<Action: Sendable, State: Sendable, Environment: Sendabl
                 unowned(unsafe) let step = reference.takeUnretainedValue()
                 switch step.kind {
                 case .producer:
-                    if let producer = withGuaranteedStep(reference, { $0.produce(action, context) }) {
+                    // `.doNothing` (the identity producer) is skipped: running it would make an
+                    // empty effect to schedule nothing.
+                    if let producer = withGuaranteedStep(reference, { $0.produce(action, context) }), !producer.isIdentity {
                         if firstProducer == nil { firstProducer = producer } else { producers.append(producer) }
                     }
                 case .reaction:
@@ -490,7 +492,7 @@ public final class Store<Action: Sendable, State: Sendable, Environment: Sendabl
                     } else {
                         reactionMutations.append(.identity)
                     }
-                    if let producer = reaction.producer {
+                    if let producer = reaction.producer, !producer.isIdentity {
                         if firstProducer == nil { firstProducer = producer } else { producers.append(producer) }
                     }
                 case .reducer, .supervision:
@@ -554,13 +556,17 @@ public final class Store<Action: Sendable, State: Sendable, Environment: Sendabl
         }
         if !reactionMutations.isEmpty { reactionMutations.removeAll(keepingCapacity: true) }
         // P3: resolve every effect against the post-mutation state; P4: schedule each component
-        // in order. The first producer is moved out of its variable, not copied (retained).
-        if let reader = firstProducer.take() {
+        // in order. The first producer is consumed out of its variable: bound out of an optional
+        // it would be a copy, retained around its call.
+        switch consume firstProducer {
+        case .some(let reader):
             if producers.isEmpty {
                 schedule(reader.runReader(postContext), depth: depth)
             } else {
                 scheduleProducers(first: reader, depth: depth)
             }
+        case .none:
+            break
         }
         // A mutation that may have removed collection elements cancels their effects.
         if engine.hasOwnedEffects,
