@@ -98,9 +98,10 @@ public final class Store<Action: Sendable, State: Sendable, Environment: Sendabl
     @usableFromInline let postContext: PostReducerContext<State, Environment>
     /// Phase 1's reader: it reads the live state where it lies (weakly), so a lifted feature reads
     /// its slice without a copy of the whole state, the dispatch's source where the dispatch keeps
-    /// it, and hands out the generators. A dispatch's context is this one reference. Replaced only
-    /// when a context outlives its phase 1 (see `keepEscapedReader(source:)`).
-    @exclusivity(unchecked) @usableFromInline var phaseOneReader: StoreStateReader<State>
+    /// it, and hands out the generators. A dispatch's context is this one reference, moved out of
+    /// this property for phase 1 and back (`nil` meanwhile), so no dispatch retains and releases
+    /// it. Replaced only when a context outlives its phase 1 (see `successor(of:source:)`).
+    @exclusivity(unchecked) @usableFromInline var phaseOneReader: StoreStateReader<State>?
 
     private var streamContinuations: [UInt64: AsyncStream<State>.Continuation] = [:]
     private var streamTokens: [UInt64: SubscriptionToken] = [:]
@@ -462,10 +463,12 @@ public final class Store<Action: Sendable, State: Sendable, Environment: Sendabl
         // P1: handle, against the pre-mutation state. Grouped reactions keep their mutation in a
         // buffer; the first producer stays out of any buffer; reducer units wait for P2, where
         // each decides and mutates in one pass. The buffers are empty between dispatches. The
-        // context is the store's reader, which reads the lent source where it lies during P1.
+        // context is the store's reader (moved out of the store and back, not retained), which
+        // reads the lent source where it lies during P1.
         do {
-            phaseOneReader.dispatchedSource = source
-            let context = PreReducerContext<State>(reader: phaseOneReader)
+            let lentReader = phaseOneReader.take()!
+            lentReader.dispatchedSource = source
+            let context = PreReducerContext<State>(reader: consume lentReader)
             // Each step is read through an unowned reference (its plain fields without retaining
             // it) and its closures are called through a guaranteed one: no retain and release of
             // a closure per unit and phase. `phaseSteps`, a constant of this store, keeps every
@@ -499,11 +502,13 @@ public final class Store<Action: Sendable, State: Sendable, Environment: Sendabl
                     break
                 }
             }
-            phaseOneReader.dispatchedSource = nil
+            // The reader the context was given, moved back (it is the store's own).
+            var reader = unsafeDowncast((consume context).reader, to: StoreStateReader<State>.self)
+            reader.dispatchedSource = nil
+            // A context kept past P1 keeps the reader alive: it must go on reading this source.
+            if !isKnownUniquelyReferenced(&reader) { reader = successor(of: reader, source: source.pointee) }
+            phaseOneReader = consume reader
         }
-        // A context kept past P1 (the scope above ends the dispatch's own) keeps the reader
-        // alive: it must go on reading this source.
-        if !isKnownUniquelyReferenced(&phaseOneReader) { keepEscapedReader(source: source.pointee) }
         // P2: mutate in place, in list order, bracketed by one notification pair. Every reducer
         // unit is asked (no early exit: each lifted unit can report a missing element, and a
         // supervising store learns what the action may change); observers hear `willChange`
@@ -578,12 +583,12 @@ public final class Store<Action: Sendable, State: Sendable, Environment: Sendabl
     }
 
     /// After a context outlived its phase 1: its reader keeps a copy of the source it read, and
-    /// the next dispatches go through a successor.
+    /// the next dispatches go through the successor returned.
     @usableFromInline
     @inline(never)
-    internal func keepEscapedReader(source: borrowing ActionSource) {
-        phaseOneReader.keptSource = copy source
-        phaseOneReader = phaseOneReader.successor()
+    internal func successor(of reader: StoreStateReader<State>, source: borrowing ActionSource) -> StoreStateReader<State> {
+        reader.keptSource = copy source
+        return reader.successor()
     }
 
     /// Phases 3 and 4 when a dispatch produced several effects: every reader runs against the
