@@ -460,6 +460,7 @@ public final class Store<Action: Sendable, State: Sendable, Environment: Sendabl
         var mask: UInt64 = 0
         var firstProducer: Producer<Action, State, Environment>?
         let stepCount = phaseStepRefs.count
+        var unchangedReactions = 0
         // P1: handle, against the pre-mutation state. Grouped reactions keep their mutation in a
         // buffer; the first producer stays out of any buffer; reducer units wait for P2, where
         // each decides and mutates in one pass. The buffers are empty between dispatches. The
@@ -484,16 +485,20 @@ public final class Store<Action: Sendable, State: Sendable, Environment: Sendabl
                         if firstProducer == nil { firstProducer = producer } else { producers.append(producer) }
                     }
                 case .reaction:
-                    // One entry per reaction unit, in order; `.unchanged` is the identity (no
-                    // closure).
+                    // Once a reaction mutates, one entry per reaction unit, in order (`.unchanged`
+                    // is the identity, no closure); before, only a count of the unchanged ones,
+                    // so a dispatch no reaction mutates fills and empties no buffer.
                     let reaction = withGuaranteedStep(reference) { $0.react(action, context) }
                     if case .mutation(let endo) = reaction.mutation {
+                        if !mutates, unchangedReactions > 0 { appendIdentities(unchangedReactions) }
                         mutates = true
                         scope = scope.merged(step.scope)
                         mask |= step.mask
                         reactionMutations.append(endo)
-                    } else {
+                    } else if mutates {
                         reactionMutations.append(.identity)
+                    } else {
+                        unchangedReactions &+= 1
                     }
                     if let producer = reaction.producer, !producer.isIdentity {
                         if firstProducer == nil { firstProducer = producer } else { producers.append(producer) }
@@ -550,8 +555,11 @@ public final class Store<Action: Sendable, State: Sendable, Environment: Sendabl
                         mask |= step.mask
                     }
                 case .reaction:
-                    reactionMutations[reactionIndex].runEndoMut(&storage)
-                    reactionIndex &+= 1
+                    // The buffer holds an entry per reaction only when one mutates.
+                    if mutates {
+                        reactionMutations[reactionIndex].runEndoMut(&storage)
+                        reactionIndex &+= 1
+                    }
                 case .producer, .supervision:
                     break
                 }
@@ -580,6 +588,14 @@ public final class Store<Action: Sendable, State: Sendable, Environment: Sendabl
         }
         // P5: reconcile, only after a mutation, only the supervisions it can reach.
         if mutates, supervisor != nil, reachesSupervision(mask) { reconcile(after: scope, mask: mask, action: action, depth: depth) }
+    }
+
+    /// Phase 1's entries for the reactions that did not mutate before the first that does (out
+    /// of line: the usual dispatch has none to add).
+    @usableFromInline
+    @inline(never)
+    internal func appendIdentities(_ count: Int) {
+        reactionMutations.append(contentsOf: repeatElement(.identity, count: count))
     }
 
     /// After a context outlived its phase 1: its reader keeps a copy of the source it read, and
