@@ -71,20 +71,20 @@ public struct PreReducerContext<State> {
     /// Narrows the state through a total projection.
     @inlinable
     public func map<Local>(_ transform: @escaping @MainActor (State) -> Local) -> PreReducerContext<Local> {
-        PreReducerContext<Local>(reader: MappedStateReader(parent: reader, transform: transform))
+        PreReducerContext<Local>(reader: NarrowedStateReader(parent: reader, narrowing: .total(transform)))
     }
 
     /// Narrows the state through a partial projection (`nil` when the focus is absent).
     @inlinable
     public func compactMap<Local>(_ transform: @escaping @MainActor (State) -> Local?) -> PreReducerContext<Local> {
-        PreReducerContext<Local>(reader: CompactMappedStateReader(parent: reader, transform: transform))
+        PreReducerContext<Local>(reader: NarrowedStateReader(parent: reader, narrowing: .partial(transform)))
     }
 
     /// Narrows the state through a lane's in-place read (`focus` returns whether the focus is
     /// present): nothing is copied on the way down.
     @inlinable
     internal func focused<Local>(_ focus: @escaping @MainActor @Sendable (inout State, (inout Local) -> Void) -> Bool) -> PreReducerContext<Local> {
-        PreReducerContext<Local>(reader: FocusedStateReader(parent: reader, focus: focus))
+        PreReducerContext<Local>(reader: NarrowedStateReader(parent: reader, narrowing: .focus(focus)))
     }
 }
 
@@ -150,22 +150,33 @@ internal final class StoreStateReader<State>: PreReducerStateReader<State> {
     }
 }
 
-/// Reads the state through a closure that hands it over where it lies.
+/// A reader with a source of its own (a context made outside a Store's dispatch).
 @MainActor
 @usableFromInline
-internal final class InspectingStateReader<State>: PreReducerStateReader<State> {
+internal class SourcedStateReader<State>: PreReducerStateReader<State> {
     @usableFromInline let ownSource: ActionSource
-    @usableFromInline let inspectState: @MainActor ((inout State) -> Void) -> Bool
 
     @inlinable
-    init(source: ActionSource, inspectState: @escaping @MainActor ((inout State) -> Void) -> Bool, generators: @escaping @Sendable () -> StoreGenerators) {
+    init(source: ActionSource, generators: @escaping @Sendable () -> StoreGenerators) {
         ownSource = source
-        self.inspectState = inspectState
         super.init(generators: generators)
     }
 
     @inlinable
     override var source: ActionSource { ownSource }
+}
+
+/// Reads the state through a closure that hands it over where it lies.
+@MainActor
+@usableFromInline
+internal final class InspectingStateReader<State>: SourcedStateReader<State> {
+    @usableFromInline let inspectState: @MainActor ((inout State) -> Void) -> Bool
+
+    @inlinable
+    init(source: ActionSource, inspectState: @escaping @MainActor ((inout State) -> Void) -> Bool, generators: @escaping @Sendable () -> StoreGenerators) {
+        self.inspectState = inspectState
+        super.init(source: source, generators: generators)
+    }
 
     @inlinable
     override func inspect(_ body: (inout State) -> Void) -> Bool { inspectState(body) }
@@ -174,19 +185,14 @@ internal final class InspectingStateReader<State>: PreReducerStateReader<State> 
 /// Reads a copy of the state a closure returns.
 @MainActor
 @usableFromInline
-internal final class StateBeforeReader<State>: PreReducerStateReader<State> {
-    @usableFromInline let ownSource: ActionSource
+internal final class StateBeforeReader<State>: SourcedStateReader<State> {
     @usableFromInline let stateBefore: @MainActor () -> State?
 
     @inlinable
     init(source: ActionSource, stateBefore: @escaping @MainActor () -> State?, generators: @escaping @Sendable () -> StoreGenerators) {
-        ownSource = source
         self.stateBefore = stateBefore
-        super.init(generators: generators)
+        super.init(source: source, generators: generators)
     }
-
-    @inlinable
-    override var source: ActionSource { ownSource }
 
     @inlinable
     override func inspect(_ body: (inout State) -> Void) -> Bool {
@@ -196,17 +202,29 @@ internal final class StateBeforeReader<State>: PreReducerStateReader<State> {
     }
 }
 
-/// Reads a total projection of its parent's state (and its parent's source).
+/// A narrowing of its parent's reader: its parent's source and generators, a narrower state read
+/// through a projection (`map`, `compactMap`) or a lane's in-place read (nothing is copied on the
+/// way down).
 @MainActor
 @usableFromInline
-internal final class MappedStateReader<Parent, State>: PreReducerStateReader<State> {
+internal final class NarrowedStateReader<Parent, State>: PreReducerStateReader<State> {
+    /// How the narrower state is read from the parent's.
+    @usableFromInline enum Narrowing {
+        /// A total projection.
+        case total(@MainActor (Parent) -> State)
+        /// A partial projection (none when the focus is absent).
+        case partial(@MainActor (Parent) -> State?)
+        /// A lane's in-place read, returning whether the focus is present.
+        case focus(@MainActor @Sendable (inout Parent, (inout State) -> Void) -> Bool)
+    }
+
     @usableFromInline let parent: PreReducerStateReader<Parent>
-    @usableFromInline let transform: @MainActor (Parent) -> State
+    @usableFromInline let narrowing: Narrowing
 
     @inlinable
-    init(parent: PreReducerStateReader<Parent>, transform: @escaping @MainActor (Parent) -> State) {
+    init(parent: PreReducerStateReader<Parent>, narrowing: Narrowing) {
         self.parent = parent
-        self.transform = transform
+        self.narrowing = narrowing
         super.init(generators: parent.readGenerators)
     }
 
@@ -215,66 +233,21 @@ internal final class MappedStateReader<Parent, State>: PreReducerStateReader<Sta
 
     @inlinable
     override func inspect(_ body: (inout State) -> Void) -> Bool {
-        let transform = self.transform
-        return parent.inspect { state in
-            var local = transform(state)
-            body(&local)
-        }
-    }
-}
-
-/// Reads a partial projection of its parent's state (none when the focus is absent).
-@MainActor
-@usableFromInline
-internal final class CompactMappedStateReader<Parent, State>: PreReducerStateReader<State> {
-    @usableFromInline let parent: PreReducerStateReader<Parent>
-    @usableFromInline let transform: @MainActor (Parent) -> State?
-
-    @inlinable
-    init(parent: PreReducerStateReader<Parent>, transform: @escaping @MainActor (Parent) -> State?) {
-        self.parent = parent
-        self.transform = transform
-        super.init(generators: parent.readGenerators)
-    }
-
-    @inlinable
-    override var source: ActionSource { parent.source }
-
-    @inlinable
-    override func inspect(_ body: (inout State) -> Void) -> Bool {
-        let transform = self.transform
+        let narrowing = self.narrowing
         var found = false
         _ = parent.inspect { state in
-            guard var local = transform(state) else { return }
+            let projected: State?
+            switch narrowing {
+            case .focus(let focus):
+                found = focus(&state, body)
+                return
+            case .total(let transform): projected = transform(state)
+            case .partial(let transform): projected = transform(state)
+            }
+            guard var local = projected else { return }
             found = true
             body(&local)
         }
-        return found
-    }
-}
-
-/// Reads its parent's state through a lane's in-place read: nothing is copied on the way down.
-@MainActor
-@usableFromInline
-internal final class FocusedStateReader<Parent, State>: PreReducerStateReader<State> {
-    @usableFromInline let parent: PreReducerStateReader<Parent>
-    @usableFromInline let focus: @MainActor @Sendable (inout Parent, (inout State) -> Void) -> Bool
-
-    @inlinable
-    init(parent: PreReducerStateReader<Parent>, focus: @escaping @MainActor @Sendable (inout Parent, (inout State) -> Void) -> Bool) {
-        self.parent = parent
-        self.focus = focus
-        super.init(generators: parent.readGenerators)
-    }
-
-    @inlinable
-    override var source: ActionSource { parent.source }
-
-    @inlinable
-    override func inspect(_ body: (inout State) -> Void) -> Bool {
-        let focus = self.focus
-        var found = false
-        _ = parent.inspect { state in found = focus(&state, body) }
         return found
     }
 }
