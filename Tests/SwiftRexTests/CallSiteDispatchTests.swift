@@ -67,4 +67,53 @@ import SwiftRex
         #expect(plain.state.log == [10, 20, 30])
         _ = plainToken
     }
+
+    /// Where a test keeps phase-1 contexts past their dispatch (misuse the library survives).
+    final class KeptContexts<S> {
+        var all: [PreReducerContext<S>] = []
+    }
+
+    @Test func aContextKeptPastItsDispatchStillReadsItsOwnSource() {
+        let kept = KeptContexts<State>()
+        let keptSlice = KeptContexts<[Int]>()
+        let behavior = Behavior<Action, State, Void>
+            .react { action, context in
+                kept.all.append(context)
+                keptSlice.all.append(context.map(\.log))
+                guard case .add(let amount) = action else { return .doNothing }
+                return .reduce { $0.log.append(amount) }
+            }
+            .reduce { action, state in
+                if case .echo(let amount) = action { state.log.append(-amount) }
+            }
+        let store = Store(initial: State(), behavior: behavior)
+        let firstLine: UInt = #line + 1
+        store.dispatch(.add(1))
+        let secondLine: UInt = #line + 1
+        store.dispatch(.echo(2))
+        let thirdLine: UInt = #line + 1
+        store.dispatch(.add(3))
+        #expect(kept.all.map(\.source.line) == [firstLine, secondLine, thirdLine])
+        #expect(keptSlice.all.map(\.source.line) == [firstLine, secondLine, thirdLine])
+        #expect(kept.all.allSatisfy { $0.source.file == #fileID })
+        // A kept context reads the live state (it is documented for phase 1 only).
+        #expect(kept.all.map { $0.stateBefore?.log } == Array(repeating: [1, -2, 3], count: 3))
+        #expect(keptSlice.all[0].stateBefore == [1, -2, 3])
+    }
+
+    @Test func everyDispatchReadsItsOwnSourceInPhaseOne() {
+        let store = Store(initial: State(), behavior: Behavior<Action, State, Void>.react { action, context in
+            guard case .add = action else { return .doNothing }
+            let line = context.source.line
+            return .reduce { $0.lines.append(line) }
+        })
+        var lines: [UInt] = []
+        for _ in 0..<3 {
+            lines.append(#line + 1)
+            store.dispatch(.add(0))
+        }
+        store.dispatch(.add(0), source: ActionSource(file: "Elsewhere.swift", function: "f()", line: 7))
+        #expect(store.state.lines == lines + [7])
+    }
 }
+

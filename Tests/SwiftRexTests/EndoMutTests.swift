@@ -1,4 +1,4 @@
-import SwiftRex
+@_spi(Testing) @testable import SwiftRex
 import SwiftRexTestSupport
 import Testing
 
@@ -90,6 +90,30 @@ import Testing
         #expect(log.values == ["lhs", "rhs"])
         #expect(Reader<Int, [Int]>.doNothing(3) == [])
         #expect(Reader<Int, [Int]>.mconcat([lhs, rhs, lhs])(1) == [1, 10, 1])
+    }
+
+    @Test @MainActor func identityIsDroppedFromCompositionsAndAStoreSkipsItsProducer() {
+        let lhs = Reader<Int, [Int]> { [$0] }
+        #expect(Reader<Int, [Int]>.identity.isIdentity)
+        #expect(!lhs.isIdentity)
+        #expect(!(lhs <> .identity).isIdentity)
+        #expect((lhs <> .identity)(2) == [2])
+        #expect((.identity <> lhs)(2) == [2])
+        #expect((Reader<Int, [Int]>.identity <> .identity).isIdentity)
+        #expect(Reader<Int, [Int]>.mconcat([.identity, lhs, .identity, lhs])(1) == [1, 1])
+        #expect(Reader<Int, [Int]>.mconcat([.identity, .identity]).isIdentity)
+        // A producer answering `.doNothing` produces nothing; the other one still runs.
+        let ran = CoreFixtures.Log<String>()
+        let behavior = Behavior<Int, [Int], Void>
+            .reduce { action, state in state.append(action) }
+            .produce { action, _ in action == 1 ? .doNothing : Producer { _ in ran.append("ran"); return .just(1) } }
+        let store = Store(initial: [], behavior: behavior)
+        store.dispatch(1)
+        store.dispatch(2)
+        #expect(ran.values == ["ran"])
+        store.drainEffectActionsNow()
+        #expect(store.state == [1, 2, 1])
+        #expect(!store.hasRunningEffects)
     }
 
     @Test(arguments: [31, 32] as [UInt64])

@@ -6,11 +6,24 @@
 public struct Reader<Environment, Output>: Sendable {
     /// The wrapped function.
     public let runReader: @Sendable (Environment) -> Output
+    /// Whether this is ``identity`` (of a monoid output): a Store skips such an effect producer
+    /// instead of running it for an empty effect and scheduling nothing.
+    @usableFromInline
+    internal let isIdentity: Bool
 
     /// Wraps a function of the environment.
     @inlinable
     public init(_ run: @escaping @Sendable (Environment) -> Output) {
         self.runReader = run
+        isIdentity = false
+    }
+
+    /// Wraps a function of the environment, saying whether it returns the identity of its monoid
+    /// output.
+    @inlinable
+    internal init(run: @escaping @Sendable (Environment) -> Output, isIdentity: Bool) {
+        self.runReader = run
+        self.isIdentity = isIdentity
     }
 
     /// Runs the reader — `reader(environment)`.
@@ -41,9 +54,12 @@ public struct Reader<Environment, Output>: Sendable {
 }
 
 extension Reader: Semigroup where Output: Monoid {
-    /// Runs both readers with the same environment, `lhs` first, and combines the outputs.
+    /// Runs both readers with the same environment, `lhs` first, and combines the outputs (an
+    /// ``identity`` side is dropped).
     @inlinable
     public static func combine(_ lhs: Reader, _ rhs: Reader) -> Reader {
+        if lhs.isIdentity { return rhs }
+        if rhs.isIdentity { return lhs }
         let first = lhs.runReader
         let second = rhs.runReader
         return Reader { environment in Output.combine(first(environment), second(environment)) }
@@ -53,19 +69,21 @@ extension Reader: Semigroup where Output: Monoid {
 extension Reader: Monoid where Output: Monoid {
     /// The reader returning `Output.identity`.
     @inlinable
-    public static var identity: Reader { Reader { _ in Output.identity } }
+    public static var identity: Reader { Reader(run: { _ in Output.identity }, isIdentity: true) }
 
     /// A synonym for ``identity``.
     @inlinable
     public static var doNothing: Reader { identity }
 
-    /// Runs every reader with the same environment, in order, and combines the outputs in one pass.
+    /// Runs every reader with the same environment, in order, and combines the outputs in one pass
+    /// (``identity`` readers are dropped).
     @inlinable
     public static func mconcat(_ values: [Reader]) -> Reader {
-        let runs = values.map(\.runReader)
+        let kept = values.contains(where: \.isIdentity) ? values.filter { !$0.isIdentity } : values
+        let runs = kept.map(\.runReader)
         switch runs.count {
         case 0: return identity
-        case 1: return values[0]
+        case 1: return kept[0]
         default:
             return Reader { environment in Output.mconcat(runs.map { $0(environment) }) }
         }

@@ -4,17 +4,10 @@
 /// closures; copy ``stateBefore`` into a local `let` when an effect needs a before/after comparison.
 @MainActor
 public struct PreReducerContext<State> {
-    /// Who dispatched the action.
-    public let source: ActionSource
-    /// Reads the state where it lies: calls the body with it (`inout` for its address only: it
-    /// must not write) and returns whether there was a state to read. A lift narrows it through
-    /// its lanes, so reading one feature's slice never copies the app's state, and testing
-    /// whether a focus is present copies nothing.
+    /// Reads the source, the state and the generators: one reference, so a Store's dispatch
+    /// builds its context from the reader the Store keeps, without copying the source.
     @usableFromInline
-    internal let inspectState: @MainActor ((inout State) -> Void) -> Bool
-    /// Hands out the store's generators (read when asked for).
-    @usableFromInline
-    internal let readGenerators: @Sendable () -> StoreGenerators
+    internal let reader: PreReducerStateReader<State>
 
     /// A context whose state is read through `stateBefore` (live: call it during phase 1 only),
     /// with live generators.
@@ -26,77 +19,236 @@ public struct PreReducerContext<State> {
     /// A context whose generators are the store's (read when asked for).
     @inlinable
     public init(source: ActionSource, stateBefore: @escaping @MainActor () -> State?, generators: @escaping @Sendable () -> StoreGenerators) {
-        self.source = source
-        inspectState = { body in
-            guard var state = stateBefore() else { return false }
-            body(&state)
-            return true
-        }
-        readGenerators = generators
+        reader = StateBeforeReader(source: source, stateBefore: stateBefore, generators: generators)
     }
 
-    /// A context over a reader of the state where it lies (see `inspectState`).
+    /// A context over a reader of the state where it lies (see `inspectState(_:)`).
     @inlinable
     internal init(source: ActionSource, generators: @escaping @Sendable () -> StoreGenerators, inspectState: @escaping @MainActor ((inout State) -> Void) -> Bool) {
-        self.source = source
-        self.inspectState = inspectState
-        readGenerators = generators
+        reader = InspectingStateReader(source: source, inspectState: inspectState, generators: generators)
     }
+
+    /// A context over `reader`.
+    @inlinable
+    internal init(reader: PreReducerStateReader<State>) {
+        self.reader = reader
+    }
+
+    /// Who dispatched the action.
+    @inlinable
+    public var source: ActionSource { reader.source }
+
+    /// Reads the state where it lies: calls `body` with it (`inout` for its address only: it must
+    /// not write) and returns whether there was a state to read. A lift narrows it through its
+    /// lanes, so reading one feature's slice never copies the app's state, and testing whether a
+    /// focus is present copies nothing.
+    @inlinable
+    internal func inspectState(_ body: (inout State) -> Void) -> Bool {
+        reader.inspect(body)
+    }
+
+    /// Hands out the store's generators (read when asked for).
+    @inlinable
+    internal var readGenerators: @Sendable () -> StoreGenerators { reader.readGenerators }
 
     /// The state before this action's mutations, or `nil` when the store is gone or a lift's focus is absent.
     @inlinable
     public var stateBefore: State? {
         var state: State?
-        _ = inspectState { state = $0 }
+        _ = reader.inspect { state = $0 }
         return state
     }
 
     /// Whether there is a state to read (a lift's focus is present), reading nothing.
     @inlinable
-    internal var hasState: Bool { inspectState { _ in } }
+    internal var hasState: Bool { reader.inspect { _ in } }
 
     /// The store's injected clock, date and UUID generators (a `TestStore`'s are deterministic):
     /// take a UUID or the date here to put it in the state and hand it to the effect.
     @inlinable
-    public var generators: StoreGenerators { readGenerators() }
+    public var generators: StoreGenerators { reader.readGenerators() }
 
     /// Narrows the state through a total projection.
     @inlinable
     public func map<Local>(_ transform: @escaping @MainActor (State) -> Local) -> PreReducerContext<Local> {
-        let inspect = inspectState
-        return PreReducerContext<Local>(source: source, generators: readGenerators) { body in
-            inspect { state in
-                var local = transform(state)
-                body(&local)
-            }
-        }
+        PreReducerContext<Local>(reader: NarrowedStateReader(parent: reader, narrowing: .total(transform)))
     }
 
     /// Narrows the state through a partial projection (`nil` when the focus is absent).
     @inlinable
     public func compactMap<Local>(_ transform: @escaping @MainActor (State) -> Local?) -> PreReducerContext<Local> {
-        let inspect = inspectState
-        return PreReducerContext<Local>(source: source, generators: readGenerators) { body in
-            var found = false
-            _ = inspect { state in
-                guard var local = transform(state) else { return }
-                found = true
-                body(&local)
-            }
-            return found
-        }
+        PreReducerContext<Local>(reader: NarrowedStateReader(parent: reader, narrowing: .partial(transform)))
     }
 
     /// Narrows the state through a lane's in-place read (`focus` returns whether the focus is
     /// present): nothing is copied on the way down.
     @inlinable
     internal func focused<Local>(_ focus: @escaping @MainActor @Sendable (inout State, (inout Local) -> Void) -> Bool) -> PreReducerContext<Local> {
-        let inspect = inspectState
-        return PreReducerContext<Local>(source: source, generators: readGenerators) { body in
-            var found = false
-            _ = inspect { state in found = focus(&state, body) }
-            return found
+        PreReducerContext<Local>(reader: NarrowedStateReader(parent: reader, narrowing: .focus(focus)))
+    }
+}
+
+/// How a ``PreReducerContext`` reads its source, state and generators. Each way of reading is a
+/// subclass (a Store's, a narrowing's), so a context is one reference and a narrowing allocates
+/// one object, as a closure capturing its parent would.
+@MainActor
+@usableFromInline
+internal class PreReducerStateReader<State> {
+    /// Hands out the store's generators.
+    @usableFromInline let readGenerators: @Sendable () -> StoreGenerators
+
+    @inlinable
+    init(generators: @escaping @Sendable () -> StoreGenerators) {
+        readGenerators = generators
+    }
+
+    /// Who dispatched the action (every subclass overrides it).
+    @inlinable
+    var source: ActionSource { ActionSource(file: "", function: "", line: 0) }
+
+    /// Calls `body` with the state where it lies; `false` when there is none (every subclass
+    /// overrides it).
+    @inlinable
+    func inspect(_ body: (inout State) -> Void) -> Bool { false }
+}
+
+/// A Store's phase-1 reader: reads the live state where it lies (weakly) and, during phase 1, the
+/// dispatch's source where the dispatch keeps it, so no dispatch copies its source into a context.
+/// A context kept past phase 1 keeps its reader alive: the Store then copies the source into the
+/// reader (``keptSource``) and dispatches through a successor, so the kept context still reads
+/// its own action's source.
+@MainActor
+@usableFromInline
+internal final class StoreStateReader<State>: PreReducerStateReader<State> {
+    @usableFromInline let inspectState: @MainActor ((inout State) -> Void) -> Bool
+    /// The source of the dispatch in phase 1 (valid during phase 1 only). Exclusivity is not
+    /// checked dynamically: only the Store's phase 1, on the main actor, writes it.
+    @exclusivity(unchecked) @usableFromInline var dispatchedSource: UnsafePointer<ActionSource>?
+    /// The source of the dispatch this reader served, once a context outlived its phase 1.
+    @exclusivity(unchecked) @usableFromInline var keptSource: ActionSource?
+
+    @inlinable
+    init(inspectState: @escaping @MainActor ((inout State) -> Void) -> Bool, generators: @escaping @Sendable () -> StoreGenerators) {
+        self.inspectState = inspectState
+        super.init(generators: generators)
+    }
+
+    @inlinable
+    override var source: ActionSource {
+        if let keptSource { return keptSource }
+        guard let dispatchedSource else { return super.source }
+        return dispatchedSource.pointee
+    }
+
+    @inlinable
+    override func inspect(_ body: (inout State) -> Void) -> Bool { inspectState(body) }
+
+    /// A reader over the same state and generators, for the dispatches after this one.
+    @inlinable
+    func successor() -> StoreStateReader {
+        StoreStateReader(inspectState: inspectState, generators: readGenerators)
+    }
+}
+
+/// A reader with a source of its own (a context made outside a Store's dispatch).
+@MainActor
+@usableFromInline
+internal class SourcedStateReader<State>: PreReducerStateReader<State> {
+    @usableFromInline let ownSource: ActionSource
+
+    @inlinable
+    init(source: ActionSource, generators: @escaping @Sendable () -> StoreGenerators) {
+        ownSource = source
+        super.init(generators: generators)
+    }
+
+    @inlinable
+    override var source: ActionSource { ownSource }
+}
+
+/// Reads the state through a closure that hands it over where it lies.
+@MainActor
+@usableFromInline
+internal final class InspectingStateReader<State>: SourcedStateReader<State> {
+    @usableFromInline let inspectState: @MainActor ((inout State) -> Void) -> Bool
+
+    @inlinable
+    init(source: ActionSource, inspectState: @escaping @MainActor ((inout State) -> Void) -> Bool, generators: @escaping @Sendable () -> StoreGenerators) {
+        self.inspectState = inspectState
+        super.init(source: source, generators: generators)
+    }
+
+    @inlinable
+    override func inspect(_ body: (inout State) -> Void) -> Bool { inspectState(body) }
+}
+
+/// Reads a copy of the state a closure returns.
+@MainActor
+@usableFromInline
+internal final class StateBeforeReader<State>: SourcedStateReader<State> {
+    @usableFromInline let stateBefore: @MainActor () -> State?
+
+    @inlinable
+    init(source: ActionSource, stateBefore: @escaping @MainActor () -> State?, generators: @escaping @Sendable () -> StoreGenerators) {
+        self.stateBefore = stateBefore
+        super.init(source: source, generators: generators)
+    }
+
+    @inlinable
+    override func inspect(_ body: (inout State) -> Void) -> Bool {
+        guard var state = stateBefore() else { return false }
+        body(&state)
+        return true
+    }
+}
+
+/// A narrowing of its parent's reader: its parent's source and generators, a narrower state read
+/// through a projection (`map`, `compactMap`) or a lane's in-place read (nothing is copied on the
+/// way down).
+@MainActor
+@usableFromInline
+internal final class NarrowedStateReader<Parent, State>: PreReducerStateReader<State> {
+    /// How the narrower state is read from the parent's.
+    @usableFromInline enum Narrowing {
+        /// A total projection.
+        case total(@MainActor (Parent) -> State)
+        /// A partial projection (none when the focus is absent).
+        case partial(@MainActor (Parent) -> State?)
+        /// A lane's in-place read, returning whether the focus is present.
+        case focus(@MainActor @Sendable (inout Parent, (inout State) -> Void) -> Bool)
+    }
+
+    @usableFromInline let parent: PreReducerStateReader<Parent>
+    @usableFromInline let narrowing: Narrowing
+
+    @inlinable
+    init(parent: PreReducerStateReader<Parent>, narrowing: Narrowing) {
+        self.parent = parent
+        self.narrowing = narrowing
+        super.init(generators: parent.readGenerators)
+    }
+
+    @inlinable
+    override var source: ActionSource { parent.source }
+
+    @inlinable
+    override func inspect(_ body: (inout State) -> Void) -> Bool {
+        let narrowing = self.narrowing
+        var found = false
+        _ = parent.inspect { state in
+            let projected: State?
+            switch narrowing {
+            case .focus(let focus):
+                found = focus(&state, body)
+                return
+            case .total(let transform): projected = transform(state)
+            case .partial(let transform): projected = transform(state)
+            }
+            guard var local = projected else { return }
+            found = true
+            body(&local)
         }
+        return found
     }
 }
 
@@ -150,3 +302,12 @@ public struct PostReducerContext<State, Environment> {
 }
 
 extension PostReducerContext: Sendable where Environment: Sendable {}
+
+/// Calls `body` with the address of `source`, lent for the call (no copy). A function of this
+/// module, not `withUnsafePointer(to:_:)` called directly: a main-actor closure handed straight to
+/// the standard library has its executor checked at every call.
+@inlinable
+@inline(__always)
+internal func withLentSource<Result>(_ source: borrowing ActionSource, _ body: (UnsafePointer<ActionSource>) -> Result) -> Result {
+    withUnsafePointer(to: source, body)
+}

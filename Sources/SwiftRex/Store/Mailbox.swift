@@ -40,20 +40,20 @@ internal typealias MailboxBuffer<Action: Sendable> = MoveBuffer<MailboxEntry<Act
 /// (one action in flight: about 0.9× the task's round trip, one allocation fewer), but runs outside
 /// any task: the drain would lose the task-local values of the code that posted (a test's
 /// diagnostic override, Swift Testing's attribution of an issue to its test), which the effects it
-/// starts inherit today. Buffers are swapped,
-/// never reallocated, in steady state. Once closed (the Store is gone) posts are dropped.
+/// starts inherit today. Buffers are swapped, never reallocated, in steady state. Once closed (the
+/// Store is gone) posts are dropped.
+///
+/// The contents are guarded by a lock taken and released around each operation, not by a
+/// `Mutex`: `Mutex.withLock` takes a closure, which cannot consume the entry it appends, so a
+/// post had to wrap the entry in an `Optional` and destroy the emptied optional afterwards,
+/// through generic value witnesses (about 80 instructions a post).
 @usableFromInline
-internal final class Mailbox<Action: Sendable>: Sendable {
-    @usableFromInline
-    struct Contents: ~Copyable {
-        @usableFromInline var entries = MailboxBuffer<Action>()
-        @usableFromInline var drainScheduled = false
-        @usableFromInline var isClosed = false
-
-        @inlinable init() {}
-    }
-
-    @usableFromInline let contents = Mutex(Contents())
+internal final class Mailbox<Action: Sendable>: @unchecked Sendable {
+    // `@unchecked`: `entries`, `drainScheduled` and `isClosed` are only touched while `lock` is held.
+    @usableFromInline let lock = _MutexHandle()
+    @exclusivity(unchecked) @usableFromInline var entries = MailboxBuffer<Action>()
+    @exclusivity(unchecked) @usableFromInline var drainScheduled = false
+    @exclusivity(unchecked) @usableFromInline var isClosed = false
     /// Schedules one drain on a later main-actor turn (called once per burst).
     @usableFromInline let scheduleDrain: @Sendable () -> Void
 
@@ -66,15 +66,16 @@ internal final class Mailbox<Action: Sendable>: Sendable {
     /// Posts one entry from any thread; the first post of a burst schedules the drain.
     @inlinable
     func post(_ entry: consuming MailboxEntry<Action>) {
-        // Moved into the buffer, not copied (a copy of an entry retains what its action holds).
-        var pending: MailboxEntry<Action>? = consume entry
-        let schedule = contents.withLock { contents -> Bool in
-            guard !contents.isClosed else { return false }
-            contents.entries.append(pending.take().unsafelyUnwrapped)
-            guard !contents.drainScheduled else { return false }
-            contents.drainScheduled = true
-            return true
+        lock.unsafeLock()
+        guard !isClosed else {
+            lock.unsafeUnlock()
+            return
         }
+        // Moved into the buffer, not copied (a copy of an entry retains what its action holds).
+        entries.append(entry)
+        let schedule = !drainScheduled
+        drainScheduled = true
+        lock.unsafeUnlock()
         if schedule { scheduleDrain() }
     }
 
@@ -82,24 +83,29 @@ internal final class Mailbox<Action: Sendable>: Sendable {
     /// drain.
     @inlinable
     func take(into buffer: inout MailboxBuffer<Action>) {
-        contents.withLock { contents in
-            contents.entries.exchange(with: &buffer)
-            contents.drainScheduled = false
-        }
+        lock.unsafeLock()
+        entries.exchange(with: &buffer)
+        drainScheduled = false
+        lock.unsafeUnlock()
     }
 
     /// Drops everything waiting and every later post.
     @usableFromInline
     func close() {
-        contents.withLock { contents in
-            contents.isClosed = true
-            contents.entries.removeAll()
-        }
+        lock.unsafeLock()
+        isClosed = true
+        entries.removeAll()
+        lock.unsafeUnlock()
     }
 
     /// The number of entries waiting.
     @inlinable
-    var count: Int { contents.withLock { $0.entries.count } }
+    var count: Int {
+        lock.unsafeLock()
+        let count = entries.count
+        lock.unsafeUnlock()
+        return count
+    }
 }
 
 /// How effect code reaches a Store's mailbox: closures built by inlinable code of the Store, so

@@ -49,6 +49,9 @@ internal struct MoveBuffer<Element: Sendable>: ~Copyable, @unchecked Sendable {
         capacity = newCapacity
     }
 
+    /// Whether no element is live.
+    @inlinable var isEmpty: Bool { head == end }
+
     /// Moves the first live element out, or returns `nil` when there is none (the storage is then
     /// reused from its start).
     @inlinable
@@ -58,6 +61,13 @@ internal struct MoveBuffer<Element: Sendable>: ~Copyable, @unchecked Sendable {
             end = 0
             return nil
         }
+        return removeFirst()
+    }
+
+    /// Moves the first live element out; there must be one. No optional is made, tested and
+    /// destroyed around it, as `popFirst()` makes.
+    @inlinable
+    mutating func removeFirst() -> Element {
         let element = (base.unsafelyUnwrapped + head).move()
         head &+= 1
         return element

@@ -94,13 +94,14 @@ public final class Store<Action: Sendable, State: Sendable, Environment: Sendabl
     @usableFromInline let mailbox: Mailbox<Action>
     /// Reads the live state (weakly): the getter behind `stateBefore` and `liveState`.
     @usableFromInline let stateReader: @MainActor @Sendable () -> State?
-    /// Reads the live state where it lies (weakly): phase 1's context reads through it, so a lifted
-    /// feature reads its slice without a copy of the whole state.
-    @usableFromInline let stateInspector: @MainActor @Sendable ((inout State) -> Void) -> Bool
     /// The phase-3 context, built once (environment, live state reader and generators never change).
     @usableFromInline let postContext: PostReducerContext<State, Environment>
-    /// Hands phase 1 the generators (built once: a context holds it without copying them).
-    @usableFromInline let generatorsReader: @Sendable () -> StoreGenerators
+    /// Phase 1's reader: it reads the live state where it lies (weakly), so a lifted feature reads
+    /// its slice without a copy of the whole state, the dispatch's source where the dispatch keeps
+    /// it, and hands out the generators. A dispatch's context is this one reference, moved out of
+    /// this property for phase 1 and back (`nil` meanwhile), so no dispatch retains and releases
+    /// it. Replaced only when a context outlives its phase 1 (see `successor(of:source:)`).
+    @exclusivity(unchecked) @usableFromInline var phaseOneReader: StoreStateReader<State>?
 
     private var streamContinuations: [UInt64: AsyncStream<State>.Continuation] = [:]
     private var streamTokens: [UInt64: SubscriptionToken] = [:]
@@ -177,13 +178,15 @@ public final class Store<Action: Sendable, State: Sendable, Environment: Sendabl
         // The reader is built before `self` is complete, so it reaches the store through a weak box.
         let box = WeakStoreBox<Action, State, Environment>()
         stateReader = { box.store?.storage }
-        stateInspector = { body in
-            guard let store = box.store else { return false }
-            body(&store.storage)
-            return true
-        }
         postContext = PostReducerContext(environment: environment, liveState: stateReader, generators: generators)
-        generatorsReader = { [generators] in generators }
+        phaseOneReader = StoreStateReader(
+            inspectState: { body in
+                guard let store = box.store else { return false }
+                body(&store.storage)
+                return true
+            },
+            generators: { [generators] in generators }
+        )
         // One main-actor drain per burst, enqueued on the main actor directly from any thread.
         let mailbox = Mailbox<Action>(scheduleDrain: {
             Task { @MainActor in box.store?.drainMailbox() }
@@ -270,15 +273,15 @@ public final class Store<Action: Sendable, State: Sendable, Environment: Sendabl
     }
 
     /// Dispatches an action stamped with the call site; returns the store so calls chain. The
-    /// same as ``StoreType/dispatch(_:file:function:line:)``, but a behavior with reactions or
-    /// producers is handed the source built here, not a copy of it.
+    /// same as ``StoreType/dispatch(_:file:function:line:)``, but the source is built here and
+    /// lent to the dispatch, so it is neither copied nor destroyed anywhere else.
     @inlinable
     @discardableResult
     public func dispatch(_ action: Action, file: String = #fileID, function: String = #function, line: UInt = #line) -> Self {
         if behavior.isReducerOnly {
             processReducerOnly(action, source: ActionSource(file: file, function: function, line: line), depth: 0)
         } else {
-            processHandingOver(action, source: ActionSource(file: file, function: function, line: line), depth: 0)
+            processAllPhases(action, source: ActionSource(file: file, function: function, line: line), depth: 0)
         }
         return self
     }
@@ -292,13 +295,13 @@ public final class Store<Action: Sendable, State: Sendable, Environment: Sendabl
         finishProcessing()
     }
 
-    /// ``process(_:source:depth:)`` for a behavior with reactions or producers, taking ownership
-    /// of `source`: phase 1's context keeps it without copying it.
+    /// ``process(_:source:depth:)`` for a behavior with reactions or producers (already known to
+    /// be one).
     @inlinable
-    internal func processHandingOver(_ action: Action, source: __owned ActionSource, depth: Int) {
+    internal func processAllPhases(_ action: Action, source: borrowing ActionSource, depth: Int) {
         if queuedWhileProcessing(action, source: source, depth: depth) { return }
         isProcessing = true
-        runAllPhases(action, source: source, depth: depth)
+        withLentSource(source) { runAllPhases(action, source: $0, depth: depth) }
         finishProcessing()
     }
 
@@ -313,9 +316,9 @@ public final class Store<Action: Sendable, State: Sendable, Environment: Sendabl
     /// Queues the action when the Store is already processing one (it runs in this turn, after
     /// the current action: FIFO, never nested); `false` when the Store is idle.
     @inlinable
-    internal func queuedWhileProcessing(_ action: Action, source: ActionSource, depth: Int) -> Bool {
+    internal func queuedWhileProcessing(_ action: Action, source: borrowing ActionSource, depth: Int) -> Bool {
         guard isProcessing else { return false }
-        queue.append(Letter(action: DispatchedAction(action, dispatcher: source), depth: depth))
+        queue.append(Letter(action: DispatchedAction(action, dispatcher: copy source), depth: depth))
         return true
     }
 
@@ -330,7 +333,7 @@ public final class Store<Action: Sendable, State: Sendable, Environment: Sendabl
     @inlinable
     internal func runPhases(_ action: Action, source: ActionSource, depth: Int) {
         guard behavior.isReducerOnly else {
-            runAllPhases(action, source: source, depth: depth)
+            withLentSource(source) { runAllPhases(action, source: $0, depth: depth) }
             return
         }
         runReducerPhases(action, depth: depth)
@@ -448,48 +451,69 @@ public final class Store<Action: Sendable, State: Sendable, Environment: Sendabl
     }
 
     /// Every phase, for behaviors with reactions or producers (out of line, so the reducer-only
-    /// path keeps a small stack frame).
+    /// path keeps a small stack frame). The caller lends `source` for the call (see
+    /// `withLentSource`): phase 1's contexts read it where it lies.
     @inlinable
     @inline(never)
-    internal func runAllPhases(_ action: Action, source: __owned ActionSource, depth: Int) {
-        // P1: handle, against the pre-mutation state. Grouped reactions keep their mutation in a
-        // buffer; the first producer stays out of any buffer; reducer units wait for P2, where
-        // each decides and mutates in one pass. The buffers are empty between dispatches.
-        let context = PreReducerContext<State>(source: source, generators: generatorsReader, inspectState: stateInspector)
+    internal func runAllPhases(_ action: Action, source: UnsafePointer<ActionSource>, depth: Int) {
         var mutates = false
         var scope = MutationScope.nothing
         var mask: UInt64 = 0
         var firstProducer: Producer<Action, State, Environment>?
-        // Each step is read through an unowned reference (its plain fields without retaining it)
-        // and its closures are called through a guaranteed one: no retain and release of a
-        // closure per unit and phase. `phaseSteps`, a constant of this store, keeps every step
-        // alive.
         let stepCount = phaseStepRefs.count
-        for index in 0..<stepCount {
-            let reference = phaseStepRefs[index]
-            unowned(unsafe) let step = reference.takeUnretainedValue()
-            switch step.kind {
-            case .producer:
-                if let reader = withGuaranteedStep(reference, { $0.produce(action, context) }) {
-                    if firstProducer == nil { firstProducer = reader } else { producers.append(reader) }
+        var unchangedReactions = 0
+        // P1: handle, against the pre-mutation state. Grouped reactions keep their mutation in a
+        // buffer; the first producer stays out of any buffer; reducer units wait for P2, where
+        // each decides and mutates in one pass. The buffers are empty between dispatches. The
+        // context is the store's reader (moved out of the store and back, not retained), which
+        // reads the lent source where it lies during P1.
+        do {
+            let lentReader = phaseOneReader.take()!
+            lentReader.dispatchedSource = source
+            let context = PreReducerContext<State>(reader: consume lentReader)
+            // Each step is read through an unowned reference (its plain fields without retaining
+            // it) and its closures are called through a guaranteed one: no retain and release of
+            // a closure per unit and phase. `phaseSteps`, a constant of this store, keeps every
+            // step alive.
+            for index in 0..<stepCount {
+                let reference = phaseStepRefs[index]
+                unowned(unsafe) let step = reference.takeUnretainedValue()
+                switch step.kind {
+                case .producer:
+                    // `.doNothing` (the identity producer) is skipped: running it would make an
+                    // empty effect to schedule nothing.
+                    if let producer = withGuaranteedStep(reference, { $0.produce(action, context) }), !producer.isIdentity {
+                        if firstProducer == nil { firstProducer = producer } else { producers.append(producer) }
+                    }
+                case .reaction:
+                    // Once a reaction mutates, one entry per reaction unit, in order (`.unchanged`
+                    // is the identity, no closure); before, only a count of the unchanged ones,
+                    // so a dispatch no reaction mutates fills and empties no buffer.
+                    let reaction = withGuaranteedStep(reference) { $0.react(action, context) }
+                    if case .mutation(let endo) = reaction.mutation {
+                        if !mutates, unchangedReactions > 0 { appendIdentities(unchangedReactions) }
+                        mutates = true
+                        scope = scope.merged(step.scope)
+                        mask |= step.mask
+                        reactionMutations.append(endo)
+                    } else if mutates {
+                        reactionMutations.append(.identity)
+                    } else {
+                        unchangedReactions &+= 1
+                    }
+                    if let producer = reaction.producer, !producer.isIdentity {
+                        if firstProducer == nil { firstProducer = producer } else { producers.append(producer) }
+                    }
+                case .reducer, .supervision:
+                    break
                 }
-            case .reaction:
-                // One entry per reaction unit, in order; `.unchanged` is the identity (no closure).
-                let reaction = withGuaranteedStep(reference) { $0.react(action, context) }
-                if case .mutation(let endo) = reaction.mutation {
-                    mutates = true
-                    scope = scope.merged(step.scope)
-                    mask |= step.mask
-                    reactionMutations.append(endo)
-                } else {
-                    reactionMutations.append(.identity)
-                }
-                if let producer = reaction.producer {
-                    if firstProducer == nil { firstProducer = producer } else { producers.append(producer) }
-                }
-            case .reducer, .supervision:
-                break
             }
+            // The reader the context was given, moved back (it is the store's own).
+            var reader = unsafeDowncast((consume context).reader, to: StoreStateReader<State>.self)
+            reader.dispatchedSource = nil
+            // A context kept past P1 keeps the reader alive: it must go on reading this source.
+            if !isKnownUniquelyReferenced(&reader) { reader = successor(of: reader, source: source.pointee) }
+            phaseOneReader = consume reader
         }
         // P2: mutate in place, in list order, bracketed by one notification pair. Every reducer
         // unit is asked (no early exit: each lifted unit can report a missing element, and a
@@ -532,8 +556,11 @@ public final class Store<Action: Sendable, State: Sendable, Environment: Sendabl
                         mask |= step.mask
                     }
                 case .reaction:
-                    reactionMutations[reactionIndex].runEndoMut(&storage)
-                    reactionIndex &+= 1
+                    // The buffer holds an entry per reaction only when one mutates.
+                    if mutates {
+                        reactionMutations[reactionIndex].runEndoMut(&storage)
+                        reactionIndex &+= 1
+                    }
                 case .producer, .supervision:
                     break
                 }
@@ -543,13 +570,17 @@ public final class Store<Action: Sendable, State: Sendable, Environment: Sendabl
         }
         if !reactionMutations.isEmpty { reactionMutations.removeAll(keepingCapacity: true) }
         // P3: resolve every effect against the post-mutation state; P4: schedule each component
-        // in order. The first producer is moved out of its variable, not copied (retained).
-        if let reader = firstProducer.take() {
+        // in order. The first producer is consumed out of its variable: bound out of an optional
+        // it would be a copy, retained around its call.
+        switch consume firstProducer {
+        case .some(let reader):
             if producers.isEmpty {
                 schedule(reader.runReader(postContext), depth: depth)
             } else {
                 scheduleProducers(first: reader, depth: depth)
             }
+        case .none:
+            break
         }
         // A mutation that may have removed collection elements cancels their effects.
         if engine.hasOwnedEffects,
@@ -558,6 +589,23 @@ public final class Store<Action: Sendable, State: Sendable, Environment: Sendabl
         }
         // P5: reconcile, only after a mutation, only the supervisions it can reach.
         if mutates, supervisor != nil, reachesSupervision(mask) { reconcile(after: scope, mask: mask, action: action, depth: depth) }
+    }
+
+    /// Phase 1's entries for the reactions that did not mutate before the first that does (out
+    /// of line: the usual dispatch has none to add).
+    @usableFromInline
+    @inline(never)
+    internal func appendIdentities(_ count: Int) {
+        reactionMutations.append(contentsOf: repeatElement(.identity, count: count))
+    }
+
+    /// After a context outlived its phase 1: its reader keeps a copy of the source it read, and
+    /// the next dispatches go through the successor returned.
+    @usableFromInline
+    @inline(never)
+    internal func successor(of reader: StoreStateReader<State>, source: borrowing ActionSource) -> StoreStateReader<State> {
+        reader.keptSource = copy source
+        return reader.successor()
     }
 
     /// Phases 3 and 4 when a dispatch produced several effects: every reader runs against the
@@ -577,13 +625,15 @@ public final class Store<Action: Sendable, State: Sendable, Environment: Sendabl
     /// goes through the engine's registry.
     @inlinable
     internal func schedule(_ effect: consuming Effect<Action>, depth: Int) {
+        // The action is consumed out of its binding: a bound payload is otherwise a copy (its
+        // source's strings retained), the effect being destroyed only after the post.
         switch (consume effect).storage {
+        case .immediate(.just(let action)):
+            postEffectAction(consume action, depth: depth &+ 1)
+        case .immediate(.task(let work)):
+            engine.startAnonymousTask(work, depth: depth &+ 1)
         case .immediate(let work):
-            switch consume work {
-            case .just(let action): postEffectAction(action, depth: depth &+ 1)
-            case .task(let work): engine.startAnonymousTask(work, depth: depth &+ 1)
-            case let work: schedule(Effect<Action>.Component(work: work, scheduling: .immediately), depth: depth)
-            }
+            schedule(Effect<Action>.Component(work: work, scheduling: .immediately), depth: depth)
         case .single(let component):
             if component.startsAtOnceAnonymously, case .just = component.work {
                 // The usual answer, `Effect.just`: its action is moved out of the component and
@@ -617,9 +667,10 @@ public final class Store<Action: Sendable, State: Sendable, Environment: Sendabl
     }
 
     /// Posts an effect action from the main actor into the mailbox (the first post of a burst
-    /// schedules its drain).
+    /// schedules its drain), moving it in: a copy would retain what it holds (its source's
+    /// strings) and release it again.
     @inlinable
-    internal func postEffectAction(_ action: DispatchedAction<Action>, depth: Int) {
+    internal func postEffectAction(_ action: consuming DispatchedAction<Action>, depth: Int) {
         mailbox.post(.letter(Letter(action: action, depth: depth)))
     }
 
@@ -668,15 +719,17 @@ public final class Store<Action: Sendable, State: Sendable, Environment: Sendabl
         var drained = 1
         // Each letter is moved out of the queue: a copy would retain what its action and source
         // hold, and release it again.
-        while let letter = queue.popFirst() {
+        while !queue.isEmpty {
+            let letter = queue.removeFirst()
             if drained >= threshold {
                 reportRunaway(.synchronous, count: drained + 1, letter: letter)
-                queue.removeAll()
                 break
             }
             drained += 1
             runPhases(letter.action.action, source: letter.action.dispatcher, depth: letter.depth)
         }
+        // Drops what a runaway cut left, and resets the queue to its storage's start.
+        queue.removeAll()
     }
 
     /// Drains the mailbox (a later main-actor turn): effect and channel actions, in posting order,
@@ -687,33 +740,33 @@ public final class Store<Action: Sendable, State: Sendable, Environment: Sendabl
         var entries = mailboxBuffer.take()
         mailbox.take(into: &entries)
         var reported = false
-        // Each entry is moved out of the buffer: a copy would retain everything its action holds,
-        // and release it again.
-        while let entry = entries.popFirst() {
-            let letter: Letter<Action>
-            switch consume entry {
-            case .finished(let run):
-                engine.finished(run)
-                continue
-            case .letter(let posted):
-                letter = posted
-            }
-            if letter.depth > threshold {
-                // Dropped: the causal chain is too long. Reported once per drain.
-                if !reported { reportRunaway(.throughEffects, count: letter.depth, letter: letter) }
-                reported = true
-                continue
-            }
-            if let interceptor = interceptEffectActions {
-                interceptor(letter.action, letter.depth)
-            } else if behavior.isReducerOnly {
-                processReducerOnly(letter.action.action, source: letter.action.dispatcher, depth: letter.depth)
-            } else {
-                // The letter was moved out of the buffer: its source is handed over, not copied.
-                processHandingOver(letter.action.action, source: letter.action.dispatcher, depth: letter.depth)
+        // Each entry is moved out of the buffer and its letter handed on: a copy would retain
+        // everything its action holds, and release it again.
+        while !entries.isEmpty {
+            switch entries.removeFirst() {
+            case .finished(let run): engine.finished(run)
+            case .letter(let letter): deliver(consume letter, reported: &reported)
             }
         }
+        entries.removeAll()
         mailboxBuffer = entries
+    }
+
+    /// Processes one drained letter (or drops it, past the runaway threshold: reported once per
+    /// drain). Its source is lent to the dispatch, not copied.
+    @inlinable
+    @inline(__always)
+    internal func deliver(_ letter: consuming Letter<Action>, reported: inout Bool) {
+        if letter.depth > threshold {
+            if !reported { reportRunaway(.throughEffects, count: letter.depth, letter: letter) }
+            reported = true
+        } else if let interceptor = interceptEffectActions {
+            interceptor(letter.action, letter.depth)
+        } else if behavior.isReducerOnly {
+            processReducerOnly(letter.action.action, source: letter.action.dispatcher, depth: letter.depth)
+        } else {
+            processAllPhases(letter.action.action, source: letter.action.dispatcher, depth: letter.depth)
+        }
     }
 
     /// When set, effect and channel actions are handed to this closure (with their causal depth)
@@ -850,3 +903,4 @@ internal final class WeakStoreBox<Action: Sendable, State: Sendable, Environment
     @inlinable
     init() {}
 }
+

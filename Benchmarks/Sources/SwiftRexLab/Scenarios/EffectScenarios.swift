@@ -225,14 +225,18 @@ enum EffectScenarios {
         ]
     }
 
-    /// A store whose `.increment` is answered by `Effect.just(.done)`; `.done` counts. One round
-    /// trip runs in setup (drained synchronously), so the drain task exists and its code is warm
-    /// before the first measured call: the lab sizes its samples from that first call.
+    /// A store whose `.increment` is answered by `Effect.just(.done)`; `.done` counts. Two turns of
+    /// 1,000 round trips run in setup (drained synchronously), so the drain task exists and its code
+    /// is warm before the first measured call (the lab sizes its samples from that first call), and
+    /// both buffers the mailbox swaps have grown to a full turn: a count taken while one was still
+    /// growing read about 260 instructions more per round trip.
     static func justStore() -> (Store<CounterAction, CounterState, Void>, Arrivals) {
         let (store, arrivals) = countingStore(answering: Producer { _ in .just(.done) })
-        store.dispatch(.increment)
-        store.drainEffectActionsNow()
-        precondition(store.state.count == 1, "the warm-up round trip did not complete")
+        for _ in 0..<2 {
+            for _ in 0..<1_000 { store.dispatch(.increment) }
+            store.drainEffectActionsNow()
+        }
+        precondition(store.state.count == 2_000, "the warm-up round trips did not complete")
         return (store, arrivals)
     }
 
