@@ -68,18 +68,12 @@ enum EffectScenarios {
             },
             Scenario(name: "effects.roundtrip.burst", allocationTolerance: hopJitter, minimumIterations: asyncStart, instructions: .asynchronous) {
                 // Turns of 1,000 `.increment`s, each answered by `Effect.just(.done)`: one drain
-                // hop per turn.
+                // hop per turn; the turn's last answer starts the next (see `RoundTripChain`).
                 let (store, arrivals) = justStore()
-                return { iterations in
-                    var remaining = iterations
-                    while remaining > 0 {
-                        let turn = min(1_000, remaining)
-                        let target = store.state.count + turn
-                        for _ in 0..<turn { store.dispatch(.increment) }
-                        await arrivals.wait(for: target, current: store.state.count)
-                        remaining -= turn
-                    }
+                let chain = RoundTripChain(store: store, arrivals: arrivals, turn: 1_000) { count in
+                    for _ in 0..<count { store.dispatch(.increment) }
                 }
+                return { iterations in await chain.run(iterations) }
             },
             Scenario(name: "effects.roundtrip.mailbox", allocationTolerance: hopJitter, minimumIterations: asyncStart, instructions: .asynchronous) {
                 // Each `.increment` produces `Effect.just(.done)`; all the answers of a sample come
@@ -95,8 +89,8 @@ enum EffectScenarios {
                 // One action in flight at a time: the latency of one answer. Each answer the store
                 // reduces starts the next round trip from an observer, as an app reacting to it
                 // would; the sample awaits its last answer once (see `RoundTripChain`).
-                let (store, _) = justStore()
-                let chain = RoundTripChain(store: store) { store.dispatch(.increment) }
+                let (store, arrivals) = justStore()
+                let chain = RoundTripChain(store: store, arrivals: arrivals) { _ in store.dispatch(.increment) }
                 return { iterations in await chain.run(iterations) }
             },
             Scenario(name: "effects.roundtrip.taskPerAction", allocationTolerance: hopJitter, minimumIterations: asyncStart, instructions: .asynchronous) {
@@ -114,8 +108,8 @@ enum EffectScenarios {
             Scenario(name: "effects.roundtrip.taskPerAction.single", allocationTolerance: hopPerOperationJitter, minimumIterations: asyncStart, instructions: .asynchronous) {
                 // The latency control of `effects.roundtrip.single`: one Task per action, one in
                 // flight at a time, each answer starting the next round trip the same way.
-                let (store, _) = reducerOnlyCountingStore()
-                let chain = RoundTripChain(store: store) {
+                let (store, arrivals) = reducerOnlyCountingStore()
+                let chain = RoundTripChain(store: store, arrivals: arrivals) { _ in
                     store.dispatch(.increment)
                     Task { @MainActor in store.dispatch(.done) }
                 }
@@ -305,13 +299,21 @@ final class Arrivals: @unchecked Sendable {
     // `@unchecked`: only touched on the main actor (the measured loop and the Store's reducers).
     private var target = Int.max
     private var waiter: UnsafeContinuation<Void, Never>?
+    /// Called, instead of resuming a waiter, when the target is reached (``expect(_:then:)``).
+    private var reached: (() -> Void)?
 
-    /// Called by the reducer with the figure it reached; resumes the loop when it is the target.
+    /// Called by the reducer with the figure it reached; resumes the loop (or calls what
+    /// ``expect(_:then:)`` was given) when it is the target.
     func arrived(_ figure: Int) {
-        guard figure == target, let waiter else { return }
-        self.waiter = nil
+        guard figure == target else { return }
         target = .max
-        waiter.resume()
+        if let waiter {
+            self.waiter = nil
+            waiter.resume()
+        } else if let reached {
+            self.reached = nil
+            reached()
+        }
     }
 
     /// Suspends until the reducer reports `target`; returns at once when `current` already is.
@@ -321,57 +323,82 @@ final class Arrivals: @unchecked Sendable {
         self.target = target
         await withUnsafeContinuation { waiter = $0 }
     }
+
+    /// Calls `reached` from the reducer that reports `target`.
+    @MainActor
+    func expect(_ target: Int, then reached: @escaping () -> Void) {
+        self.target = target
+        self.reached = reached
+    }
 }
 
-/// Runs round trips one at a time: `start` sends one (dispatches an action whose answer comes
-/// back later), and an observer of the store starts the next as soon as the answer has been
-/// reduced (the count moved), until the sample's last answer resumes the waiting loop.
+/// Runs round trips in turns: `start(n)` sends `n` (dispatches actions whose answers come back
+/// later), and the turn's last answer, as the store's reducer reports it to ``Arrivals``, starts
+/// the next turn, until the sample's last answer resumes the waiting loop.
 ///
-/// Why not await each answer: on Linux a continuation resumed on the main actor is first enqueued
-/// on the global executor and then hops back, and with one action in flight both hops find an
-/// idle thread to wake (20–40 µs per answer on this 2-core VM, measured in the control and the
-/// library alike). That is the waiting loop's own cost, not the answer's; an app that reacts to an
-/// answer does so from an observer on the main actor, as this chain does. The measured loop
-/// still waits through one continuation per sample, resumed by the store's observer.
+/// Why not await each turn: on Linux a continuation resumed on the main actor is first enqueued
+/// on the global executor and then hops back, and each of those hops finds an idle thread to wake
+/// (20–40 µs per resume on this 2-core VM, measured in the control and the library alike). That is
+/// the waiting loop's own cost, not the answers'. The measured loop still waits through one
+/// continuation per sample, resumed by the store's reducer. (An observer of the store would do
+/// too, but is called for every dispatch: about 80 ns per round trip here, which the reference,
+/// `effects.roundtrip.taskPerAction`, does not pay.)
+///
+/// A turn of one (one action in flight) starts the next at once, from the reducer: the dispatch
+/// is queued behind the answer being processed, as an observer's would be. A longer turn starts
+/// the next from a main-actor task, so its dispatches run as the loop's would, not through the
+/// Store's synchronous queue; that task runs right after the drain (the main queue is busy: no
+/// thread to wake), one hop per turn.
 @MainActor
 final class RoundTripChain {
-    private let start: @MainActor () -> Void
+    private let arrivals: Arrivals
+    private let start: @MainActor (Int) -> Void
+    private let turn: Int
     private var remaining = 0
-    private var answered = 0
+    private var expected: Int
     private var waiter: UnsafeContinuation<Void, Never>?
-    private var token: SubscriptionToken?
 
-    /// A chain over `store`, whose `CounterState.count` counts answers; `start` sends one round trip.
-    init<Environment>(store: Store<CounterAction, CounterState, Environment>, start: @escaping @MainActor () -> Void) {
+    /// A chain over `store`, whose `CounterState.count` counts answers (each reported to
+    /// `arrivals` by its reducer); `start(n)` sends `n` round trips, at most `turn` at a time.
+    init<Environment>(store: Store<CounterAction, CounterState, Environment>, arrivals: Arrivals, turn: Int = 1, start: @escaping @MainActor (Int) -> Void) {
+        precondition(turn > 0, "a turn sends at least one round trip")
+        self.arrivals = arrivals
         self.start = start
-        answered = store.state.count
-        token = store.observe(didChange: { [unowned self, unowned store] in
-            let count = store.state.count
-            guard count != self.answered else { return }
-            self.answered = count
-            self.next()
-        })
+        self.turn = turn
+        expected = store.state.count
     }
 
-    /// One answer arrived: start the next round trip, or resume the loop after the last.
-    private func next() {
-        guard remaining > 0 else { return }
-        remaining -= 1
+    /// The turn's last answer arrived: start the next turn, or resume the loop after the last.
+    private func turnAnswered() {
         if remaining > 0 {
-            start()
+            if turn == 1 {
+                startTurn()
+            } else {
+                Task { @MainActor in self.startTurn() }
+            }
         } else if let waiter {
             self.waiter = nil
             waiter.resume()
         }
     }
 
-    /// Runs `count` round trips, one in flight at a time, and returns after the last answer.
+    /// Sends the next turn. The expected count is kept here: the reducer that reports an answer
+    /// runs while the store's state is being mutated, where reading it is not allowed.
+    private func startTurn() {
+        let count = min(turn, remaining)
+        remaining -= count
+        expected += count
+        arrivals.expect(expected) { [unowned self] in self.turnAnswered() }
+        start(count)
+    }
+
+    /// Runs `count` round trips, a turn at a time, and returns after the last answer.
     func run(_ count: Int) async {
         guard count > 0 else { return }
         remaining = count
         await withUnsafeContinuation { continuation in
             waiter = continuation
-            start()
+            startTurn()
         }
     }
 }
