@@ -76,7 +76,8 @@ internal struct MoveBuffer<Element: Sendable>: ~Copyable, @unchecked Sendable {
     /// Destroys every live element, keeping the storage.
     @inlinable
     mutating func removeAll() {
-        if let base { (base + head).deinitialize(count: end - head) }
+        // Usually empty (a drained buffer): no call into the runtime's generic array destroy.
+        if head < end, let base { (base + head).deinitialize(count: end - head) }
         head = 0
         end = 0
     }
