@@ -111,9 +111,12 @@ internal final class Mailbox<Action: Sendable>: @unchecked Sendable {
 /// How effect code reaches a Store's mailbox: closures built by inlinable code of the Store, so
 /// they are specialised for its action type. The effect engine and effect runs are generic code
 /// compiled once, unspecialised; posting through these closures spares them a generic-metadata
-/// lookup for every action they send.
+/// lookup for every action they send. One object, shared: an `Effect.task` run holds one
+/// reference to it (as a struct of three closures, each over the mailbox, a run retained the
+/// mailbox three times when it was made and released it three times when it ended, on whichever
+/// threads those were).
 @usableFromInline
-internal struct MailboxPosting<Action: Sendable>: Sendable {
+internal final class MailboxPosting<Action: Sendable>: Sendable {
     /// Posts an action with its source and causal depth.
     @usableFromInline let action: @Sendable (Action, ActionSource, Int) -> Void
     /// Posts an already stamped action with its causal depth.
