@@ -92,11 +92,7 @@ extension Behavior {
         state: State,
         source: ActionSource
     ) -> ([MutationStep<Action, State>], [Producer<Action, State, Environment>]) {
-        let context = PreReducerContext<State>(source: source, generators: { .live }) { body in
-            var snapshot = state
-            body(&snapshot)
-            return true
-        }
+        let context = PreReducerContext<State>(reader: SnapshotStateReader(source: source, snapshot: state, generators: { .live }))
         var steps: [MutationStep<Action, State>] = []
         var producers: [Producer<Action, State, Environment>] = []
         for unit in units {

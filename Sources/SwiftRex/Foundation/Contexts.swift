@@ -182,6 +182,27 @@ internal final class InspectingStateReader<State>: SourcedStateReader<State> {
     override func inspect(_ body: (inout State) -> Void) -> Bool { inspectState(body) }
 }
 
+/// Reads a snapshot it holds (`Behavior.step`'s phase 1): one object, where a reader over a
+/// closure capturing the snapshot would be two.
+@MainActor
+@usableFromInline
+internal final class SnapshotStateReader<State>: SourcedStateReader<State> {
+    @usableFromInline let snapshot: State
+
+    @inlinable
+    init(source: ActionSource, snapshot: State, generators: @escaping @Sendable () -> StoreGenerators) {
+        self.snapshot = snapshot
+        super.init(source: source, generators: generators)
+    }
+
+    @inlinable
+    override func inspect(_ body: (inout State) -> Void) -> Bool {
+        var state = snapshot
+        body(&state)
+        return true
+    }
+}
+
 /// Reads a copy of the state a closure returns.
 @MainActor
 @usableFromInline
