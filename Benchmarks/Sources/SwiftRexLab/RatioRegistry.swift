@@ -24,6 +24,8 @@ enum RatioRegistry {
         PairedRatio("effects.task.roundtrip.raw", over: "effects.roundtrip.taskPerAction"),
         PairedRatio("effects.task.roundtrip", over: "effects.task.roundtrip.raw"),
         PairedRatio("effects.task.keyed", over: "effects.task.roundtrip", limit: 1.5),
+        PairedRatio("effects.task.keyed.raw", over: "effects.task.roundtrip"),
+        PairedRatio("effects.task.keyed", over: "effects.task.keyed.raw"),
         PairedRatio("effects.roundtrip.burst", over: "effects.roundtrip.taskPerAction", limit: 0.1),
         PairedRatio("effects.roundtrip.dispatches", over: "effects.roundtrip.taskPerAction"),
         PairedRatio("effects.roundtrip.burst.drained", over: "effects.roundtrip.taskPerAction"),

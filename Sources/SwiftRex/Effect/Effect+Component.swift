@@ -30,6 +30,10 @@ extension Effect {
         /// Computed once, so phase 4 reads one flag instead of copying the scheduling.
         @usableFromInline
         internal let startsAtOnceAnonymously: Bool
+        /// Whether the Store may start this component at once under its id: an id, no coalescing,
+        /// no positive delay, no channel payload, no owner, not a cancel sentinel.
+        @usableFromInline
+        internal let startsTaskAtOnceByKey: Bool
 
         @inlinable
         internal init(work: Work, scheduling: EffectScheduling, channel: ChannelPayload?, owner: EffectOwner? = nil) {
@@ -37,7 +41,10 @@ extension Effect {
             self.scheduling = scheduling
             self.channel = channel
             self.owner = owner
-            startsAtOnceAnonymously = Self.startsAtOnce(scheduling) && channel == nil && owner == nil
+            let start = Self.startsAtOnce(scheduling)
+            let plain = channel == nil && owner == nil
+            startsAtOnceAnonymously = start.anonymously && plain
+            startsTaskAtOnceByKey = start.byKey && plain
         }
 
         /// A component of plain work: no channel payload, no owner. Stores `nil` outright, where
@@ -48,18 +55,26 @@ extension Effect {
             self.scheduling = scheduling
             channel = nil
             owner = nil
-            startsAtOnceAnonymously = Self.startsAtOnce(scheduling)
+            let start = Self.startsAtOnce(scheduling)
+            startsAtOnceAnonymously = start.anonymously
+            startsTaskAtOnceByKey = start.byKey
         }
 
         /// The work, moved out of this component (the rest of it is destroyed).
         @inlinable
         internal consuming func takeWork() -> Work { work }
 
-        /// Whether `scheduling` lets a component start at once, outside the keyed registry.
-        @inlinable
-        internal static func startsAtOnce(_ scheduling: EffectScheduling) -> Bool {
-            scheduling.id == nil && scheduling.coalesce == nil && !scheduling.isCancelSentinel
-                && (scheduling.delay.map { $0 <= .zero } ?? true)
+        /// Whether `scheduling` lets a component start at once (no coalescing, no positive delay,
+        /// not a cancel sentinel), outside the keyed registry (no id) or under its id. Each knob is
+        /// read once, in place: taking the scheduling apart in separate calls copied it.
+        @inlinable @inline(__always)
+        internal static func startsAtOnce(_ scheduling: borrowing EffectScheduling) -> (anonymously: Bool, byKey: Bool) {
+            var atOnce = !scheduling.isCancelSentinel
+            if case .some = scheduling.coalesce { atOnce = false }
+            if case .some(let delay) = scheduling.delay, delay > .zero { atOnce = false }
+            guard atOnce else { return (false, false) }
+            if case .none = scheduling.id { return (true, false) }
+            return (false, true)
         }
 
         /// A component from a subscription function (the bridge for async and reactive sources).

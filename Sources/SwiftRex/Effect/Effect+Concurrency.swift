@@ -58,7 +58,7 @@ extension Effect {
     /// ```
     @inlinable
     public static func task(
-        scheduling: EffectScheduling,
+        scheduling: consuming EffectScheduling,
         file: String = #fileID, function: String = #function, line: UInt = #line,
         _ body: @escaping @Sendable (_ send: Send<Action>) async -> Void
     ) -> Effect {

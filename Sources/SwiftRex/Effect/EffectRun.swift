@@ -168,8 +168,9 @@ internal final class EffectTaskRun<Action: Sendable>: EffectSendTarget<Action>, 
     @usableFromInline let posting: MailboxPosting<Action>
     @usableFromInline let depth: Int
     // Set on the main actor right after the task is created, read by `cancelRun` on the main actor
-    // (the engine cancels only there); the task itself never reads it.
-    @usableFromInline nonisolated(unsafe) var task: Task<Void, any Error>?
+    // (the engine cancels only there); the task itself never reads it. Unchecked: no access to it
+    // can overlap another.
+    @exclusivity(unchecked) @usableFromInline nonisolated(unsafe) var task: Task<Void, any Error>?
 
     @inlinable
     init(work: TaskWork<Action>, posting: MailboxPosting<Action>, depth: Int, key: AnyHashableSendable?, generation: UInt64) {

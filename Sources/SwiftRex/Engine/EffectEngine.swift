@@ -29,7 +29,10 @@ internal struct EnginePayload<Action: Sendable>: Sendable {
 internal final class EffectEngine<Action: Sendable>: EffectInterpreter {
     @usableFromInline typealias Payload = EnginePayload<Action>
 
-    @usableFromInline var machine = EffectMachine<Payload>()
+    /// The registry. Unchecked: only the main actor touches it, and the engine never enters it
+    /// twice at once (`isBusy` defers whatever is reported while an operation runs); checked, each
+    /// operation paid dynamic exclusivity checks (about 600 instructions a keyed task).
+    @exclusivity(unchecked) @usableFromInline var machine = EffectMachine<Payload>()
     @usableFromInline let clock: EngineClock
     /// Where emitted actions (and ended runs) go; callable from any thread.
     @usableFromInline let posting: MailboxPosting<Action>
@@ -38,10 +41,15 @@ internal final class EffectEngine<Action: Sendable>: EffectInterpreter {
     @usableFromInline var anonymousRuns: [EffectTaskRun<Action>] = []
     /// The table size that triggers the next prune (amortised O(1) per run).
     @usableFromInline var anonymousPruneThreshold = 64
-    @usableFromInline var isBusy = false
+    @exclusivity(unchecked) @usableFromInline var isBusy = false
     private var reconcileBuffer: [ReconcileEntry<Payload>] = []
     /// Work reported while a machine operation runs, performed after it in arrival order.
-    private var deferred: [Operation] = []
+    private var deferred: [Operation] = [] {
+        didSet { hasDeferred = !deferred.isEmpty }
+    }
+    /// Whether `deferred` holds an operation: read inline after every operation, so the common
+    /// case (nothing deferred) frees the machine without calling unspecialised code.
+    @exclusivity(unchecked) @usableFromInline var hasDeferred = false
 
     /// One machine operation. Values, not closures: queueing one allocates nothing beyond the queue.
     private enum Operation {
@@ -75,19 +83,49 @@ internal final class EffectEngine<Action: Sendable>: EffectInterpreter {
     /// scheduling path, so a keyed, replacing, debounced, throttled or delayed effect reaches its
     /// start in code specialised for the Store's types.
     @inlinable
-    func schedule(_ component: Effect<Action>.Component, depth: Int) {
+    func schedule(_ component: consuming Effect<Action>.Component, depth: Int) {
+        if component.startsTaskAtOnceByKey, !isBusy, case .task = component.work {
+            startKeyedTask(component, depth: depth)
+            return
+        }
         if let owner = component.owner, let key = component.scheduling.id, !component.scheduling.cancelsOnly {
             registerOwner(owner, of: key)
         }
-        let payload = EnginePayload(component: component, depth: depth)
         let traits = component.channel.map(Self.traits)
+        let scheduling = component.scheduling
+        let payload = EnginePayload(component: component, depth: depth)
         guard !isBusy else {
-            deferSchedule(payload, component.scheduling, traits)
+            deferSchedule(payload, scheduling, traits)
             return
         }
         isBusy = true
-        machine.schedule(payload, scheduling: component.scheduling, traits: traits, now: clock.now(), using: self)
-        drainDeferred()
+        // The clock is read only when the scheduling uses time (a delay, coalescing or a
+        // channel's settle and pacing): reading it is a call through the injected closure.
+        let now = scheduling.delay == nil && scheduling.coalesce == nil && traits == nil ? .zero : clock.now()
+        machine.schedule(payload, scheduling: scheduling, traits: traits, now: now, using: self)
+        endOperation()
+    }
+
+    /// Starts an `Effect.task` registered under its id at once (keyed or replacing, no delay, no
+    /// coalescing, no owner): the component's work is moved into its run, and no payload is built.
+    @inlinable
+    func startKeyedTask(_ component: consuming Effect<Action>.Component, depth: Int) {
+        let key = component.scheduling.id
+        guard let key, case .task(let work) = component.takeWork() else { return }
+        isBusy = true
+        let posting = self.posting
+        machine.startAtOnce(key: key) { generation in
+            let run = EffectTaskRun(work: work, posting: posting, depth: depth, key: key, generation: generation)
+            run.startFromMainActor()
+            return run
+        }
+        endOperation()
+    }
+
+    /// Frees the machine after an operation, first running whatever was deferred meanwhile.
+    @inlinable
+    func endOperation() {
+        if hasDeferred { drainDeferred() } else { isBusy = false }
     }
 
     /// Starts an anonymous `Effect.task` at once (no id, no delay, no coalescing): one run object
@@ -133,7 +171,7 @@ internal final class EffectEngine<Action: Sendable>: EffectInterpreter {
         }
         isBusy = true
         machine.complete(key: key, generation: run.generation, using: self)
-        drainDeferred()
+        endOperation()
     }
 
     /// Queues a schedule requested while the machine is mid-operation.
@@ -228,7 +266,7 @@ internal final class EffectEngine<Action: Sendable>: EffectInterpreter {
                 }
                 isBusy = true
                 let done = machine.reconcileSpan(span, desired: entries, now: clock.now(), using: self)
-                drainDeferred()
+                endOperation()
                 entries.removeAll(keepingCapacity: true)
                 reconcileBuffer = entries
                 if done { return true }
@@ -376,7 +414,7 @@ internal final class EffectEngine<Action: Sendable>: EffectInterpreter {
         }
         isBusy = true
         let done = machine.reconcilePatches(machinePatches, now: clock.now(), using: self)
-        drainDeferred()
+        endOperation()
         return done
     }
 
@@ -484,7 +522,7 @@ internal final class EffectEngine<Action: Sendable>: EffectInterpreter {
         }
         isBusy = true
         run(operation)
-        drainDeferred()
+        endOperation()
     }
 
     /// Runs the operations deferred while the machine was busy, in arrival order, then frees it.

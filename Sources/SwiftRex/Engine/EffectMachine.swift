@@ -303,6 +303,20 @@ internal struct EffectMachine<Payload> {
         }
     }
 
+    /// Starts a one-shot run under `key` at once (no delay, no coalescing, not a channel),
+    /// replacing whatever runs there: what ``schedule(_:scheduling:traits:now:using:)`` does for
+    /// such a component, without building a payload. `subscribe` starts the run for the
+    /// generation it is given.
+    @inlinable
+    mutating func startAtOnce(key: AnyHashableSendable, subscribe: (UInt64) -> any EffectCancellable) {
+        // Keyed or replacing, the run it replaces is cancelled before the new one starts;
+        // starting it cannot enter the machine, so the slot is written once.
+        let slot = slotFor(key)
+        cancelRun(at: slot)
+        let generation = nextGeneration()
+        run[slot] = .oneShot(generation, subscribe(generation))
+    }
+
     @inlinable
     mutating func start<I: EffectInterpreter>(
         _ payload: Payload, slot: Int, key: AnyHashableSendable, generation: UInt64, using interpreter: I
@@ -952,9 +966,16 @@ internal struct EffectMachine<Payload> {
     /// Replaces a slot's run, cancelling the old run's token (and a channel's pending delivery).
     @inlinable
     mutating func replaceRun(_ slot: Int, with newRun: Run) {
-        let old = run[slot]
+        // The old run is read where it lies, then overwritten: copied out, the whole run (whose
+        // waiting payload holds a component) went through outlined generic copies.
+        cancelRun(at: slot)
         run[slot] = newRun
-        switch old {
+    }
+
+    /// Cancels a slot's run where it lies (and a channel's pending delivery), leaving it in place.
+    @inlinable
+    mutating func cancelRun(at slot: Int) {
+        switch run[slot] {
         case .idle, .starting: break
         case .oneShot(_, let token): token.cancelRun()
         case .waiting(_, let token, _): token.cancel()

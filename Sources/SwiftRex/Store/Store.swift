@@ -647,7 +647,7 @@ public final class Store<Action: Sendable, State: Sendable, Environment: Sendabl
     }
 
     @inlinable
-    internal func schedule(_ component: Effect<Action>.Component, depth: Int) {
+    internal func schedule(_ component: consuming Effect<Action>.Component, depth: Int) {
         if component.startsAtOnceAnonymously {
             switch component.work {
             case .just(let action):
@@ -675,7 +675,7 @@ public final class Store<Action: Sendable, State: Sendable, Environment: Sendabl
     }
 
     @usableFromInline
-    internal func scheduleInEngine(_ component: Effect<Action>.Component, depth: Int) {
+    internal func scheduleInEngine(_ component: consuming Effect<Action>.Component, depth: Int) {
         engine.schedule(component, depth: depth)
     }
 

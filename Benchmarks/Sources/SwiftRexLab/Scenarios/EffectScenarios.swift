@@ -161,6 +161,13 @@ enum EffectScenarios {
                     await arrivals.wait(for: next.value, current: store.state.answered)
                 }
             },
+            Scenario(name: "effects.task.keyed.raw", allocationTolerance: replacedTaskJitter, minimumIterations: asyncStart, instructions: .asynchronous) {
+                // The floor under `effects.task.keyed`, by hand: per query, the previous run is
+                // cancelled (its flag and its Task) and a new main-actor Task is created that
+                // checks its flag; the survivor hops to the global executor and answers.
+                let tasks = RawKeyedTasks()
+                return { iterations in await tasks.run(iterations) }
+            },
             Scenario(name: "effects.channel.fanIn", allocationTolerance: hopPerOperationJitter, minimumIterations: asyncStart, instructions: .asynchronous) {
                 // Eight detached producers call one supervised channel's `dispatch`; one operation
                 // is one action reduced (actions/s = 1e9 / ns per op).
@@ -443,6 +450,51 @@ final class RawTaskRoundTrip: Sendable {
             state.waiter = nil
             return waiter
         }
+        waiter?.resume()
+    }
+}
+
+/// `effects.task.keyed.raw`: what a replaced keyed task costs by hand. Each query cancels the
+/// previous run (a flag, then its Task) and creates a main-actor Task, as the Store does so a
+/// replaced run never wakes a worker thread; the one not replaced hops to the global executor and
+/// resumes the loop.
+@MainActor
+final class RawKeyedTasks {
+    final class Run: Sendable {
+        let running = Atomic<Bool>(true)
+        nonisolated(unsafe) var task: Task<Void, any Error>?
+    }
+
+    private var previous: Run?
+    private var waiter: UnsafeContinuation<Void, Never>?
+
+    /// Starts `count` replacing tasks and waits for the last one's answer.
+    func run(_ count: Int) async {
+        guard count > 0 else { return }
+        await withUnsafeContinuation { (continuation: UnsafeContinuation<Void, Never>) in
+            waiter = continuation
+            for index in 0..<count { start(isLast: index == count - 1) }
+        }
+    }
+
+    private func start(isLast: Bool) {
+        if let previous, previous.running.exchange(false, ordering: .acquiringAndReleasing) { previous.task?.cancel() }
+        let run = Run()
+        run.task = Task<Void, any Error> { @MainActor () async throws in
+            guard run.running.load(ordering: .acquiring) else { return }
+            await Self.answer(isLast: isLast)
+            guard isLast else { return }
+            self.answered()
+        }
+        previous = run
+    }
+
+    /// The body's hop to the global executor, where an effect's body runs.
+    private nonisolated static func answer(isLast: Bool) async {}
+
+    private func answered() {
+        let waiter = self.waiter
+        self.waiter = nil
         waiter?.resume()
     }
 }
