@@ -37,27 +37,28 @@ extension Effect {
 
         @inlinable
         internal init(work: Work, scheduling: EffectScheduling, channel: ChannelPayload?, owner: EffectOwner? = nil) {
-            self.work = work
-            self.scheduling = scheduling
-            self.channel = channel
-            self.owner = owner
+            // Everything is read before it is stored, so each argument is moved in, not copied.
             let start = Self.startsAtOnce(scheduling)
             let plain = channel == nil && owner == nil
             startsAtOnceAnonymously = start.anonymously && plain
             startsTaskAtOnceByKey = start.byKey && plain
+            self.work = work
+            self.scheduling = scheduling
+            self.channel = channel
+            self.owner = owner
         }
 
         /// A component of plain work: no channel payload, no owner. Stores `nil` outright, where
         /// the general initialiser copies (and then destroys) the optional payload it is given.
         @inlinable
         internal init(work: Work, scheduling: EffectScheduling) {
+            let start = Self.startsAtOnce(scheduling)
+            startsAtOnceAnonymously = start.anonymously
+            startsTaskAtOnceByKey = start.byKey
             self.work = work
             self.scheduling = scheduling
             channel = nil
             owner = nil
-            let start = Self.startsAtOnce(scheduling)
-            startsAtOnceAnonymously = start.anonymously
-            startsTaskAtOnceByKey = start.byKey
         }
 
         /// The work, moved out of this component (the rest of it is destroyed).

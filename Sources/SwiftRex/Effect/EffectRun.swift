@@ -171,6 +171,12 @@ internal final class EffectTaskRun<Action: Sendable>: EffectSendTarget<Action>, 
     // (the engine cancels only there); the task itself never reads it. Unchecked: no access to it
     // can overlap another.
     @exclusivity(unchecked) @usableFromInline nonisolated(unsafe) var task: Task<Void, any Error>?
+    /// Whether the body may have started, so cancelling must reach the task (for
+    /// `Task.isCancelled` and cancellation handlers inside it). A run started from the main actor
+    /// clears it until its first job, on the main actor, starts the body: cancelled before then
+    /// (a replaced keyed search), only the run's flag is set, and its job returns without the
+    /// body. Both sides run on the main actor, so the flag needs no synchronisation.
+    @exclusivity(unchecked) @usableFromInline nonisolated(unsafe) var mayRunBody = true
 
     @inlinable
     init(work: TaskWork<Action>, posting: MailboxPosting<Action>, depth: Int, key: AnyHashableSendable?, generation: UInt64) {
@@ -205,8 +211,10 @@ internal final class EffectTaskRun<Action: Sendable>: EffectSendTarget<Action>, 
     @inlinable
     @MainActor
     func startFromMainActor() {
+        mayRunBody = false
         task = Task<Void, any Error> { @MainActor () async throws in
             guard self.isRunning else { return }
+            self.mayRunBody = true
             await self.execute()
         }
     }
@@ -223,10 +231,11 @@ internal final class EffectTaskRun<Action: Sendable>: EffectSendTarget<Action>, 
         posting.action(action, work.source, depth)
     }
 
-    /// Cancels the run: later sends are dropped, the body's task is cancelled, and the run never completes.
+    /// Cancels the run: later sends are dropped, the body's task is cancelled (when the body may
+    /// have started), and the run never completes. Called on the main actor.
     @usableFromInline
     func cancelRun() {
-        if cancel() { task?.cancel() }
+        if cancel(), mayRunBody { task?.cancel() }
     }
 }
 

@@ -640,7 +640,9 @@ public final class Store<Action: Sendable, State: Sendable, Environment: Sendabl
                 // into the mailbox, not copied out of it.
                 if case .just(let action) = component.takeWork() { postEffectAction(action, depth: depth &+ 1) }
             } else {
-                schedule(component, depth: depth)
+                // Moved on: a copy went through an outlined generic copy of the whole component
+                // (and the effect's destroy through another).
+                schedule(consume component, depth: depth)
             }
         case .many(let components): for component in components { schedule(component, depth: depth) }
         }
