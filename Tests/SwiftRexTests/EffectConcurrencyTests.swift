@@ -125,6 +125,32 @@ import SwiftRex
         #expect(store.registeredEffectCount == 0)
     }
 
+    @Test func aKeyedTaskReplacedWhileItsBodyRunsIsCancelledThroughItsTask() async {
+        // A run replaced before its body starts is only flagged; one whose body runs must see the
+        // cancellation through its Task (its handlers and `Task.isCancelled`).
+        let clock = ManualClock()
+        let log = EventLog()
+        let store = makeStore(clock: clock, log: log) { action, env in
+            guard case .push(let value) = action else { return .empty }
+            return .task(scheduling: .keyed(id: "search")) { send in
+                await withTaskCancellationHandler {
+                    try? await env.clock.sleep(for: .seconds(1))
+                } onCancel: {
+                    env.log.append("cancelled \(value)")
+                }
+                if Task.isCancelled { env.log.append("saw cancellation \(value)") } else { send(.got(value)) }
+            }
+        }
+        store.dispatch(.push(1))
+        #expect(await eventually { clock.pendingCount == 1 })
+        store.dispatch(.push(2))
+        #expect(await eventually { log.events == ["cancelled 1", "saw cancellation 1"] })
+        #expect(await eventually { clock.pendingCount == 1 })
+        clock.advance(by: .seconds(1))
+        #expect(await eventually { store.state.got == [2] && store.isIdle })
+        #expect(log.events == ["cancelled 1", "saw cancellation 1"])
+    }
+
     @Test func cancelByIdStopsATask() async {
         let clock = ManualClock()
         let log = EventLog()
