@@ -236,7 +236,7 @@ public func compareResults(current: ResultsFile, baseline: ResultsFile, options:
         // Instructions: deterministic counts, two-sided within a relative tolerance.
         if let i0 = base.instructionsPerOp, countedInstructions {
             if let i1 = cur.instructionsPerOp {
-                let slack = max(i0 * instructionTolerance, 0.5)
+                let slack = max(i0 * max(instructionTolerance, base.instructionTolerance ?? 0), 0.5)
                 let change = i0 > 0 ? " (\(signedPercent(i1 / i0 - 1)))" : ""
                 if i1 - i0 > slack {
                     add(.regression, key, "instructions/op rose \(format(i0)) → \(format(i1))\(change)")

@@ -25,6 +25,9 @@ public struct BenchmarkRecord: Codable, Equatable, Sendable {
     public var allocationTolerance: Double?
     /// The scenario's own tolerance on bytes per op, likewise.
     public var bytesTolerance: Double?
+    /// The scenario's own relative tolerance on instructions per op (0.05 = ±5 %), when it is
+    /// wider than `compare`'s: for a count that depends on what ran before it in the pass.
+    public var instructionTolerance: Double?
     /// Whether `compare` only notes a change of bytes per op (asynchronous scenarios: which
     /// thread serves an allocation, and when a buffer grows, depend on scheduling, and their bytes
     /// moved from 12 B to 1 KiB, or 1.4 KiB to 99 KiB, per op between runs of the same code).
@@ -44,7 +47,7 @@ public struct BenchmarkRecord: Codable, Equatable, Sendable {
     public var residentBytes: Int?
 
     /// Creates a record.
-    public init(name: String, size: Int? = nil, nsPerOp: Summary, allocsPerOp: Double, bytesPerOp: Double, iterations: Int? = nil, samples: Int? = nil, allocationIterations: Int? = nil, allocationTolerance: Double? = nil, bytesTolerance: Double? = nil, bytesAdvisory: Bool? = nil, instructionsPerOp: Double? = nil, instructionIterations: Int? = nil, stackBytes: Int? = nil, stackMarkBytes: Int? = nil, residentBytes: Int? = nil) {
+    public init(name: String, size: Int? = nil, nsPerOp: Summary, allocsPerOp: Double, bytesPerOp: Double, iterations: Int? = nil, samples: Int? = nil, allocationIterations: Int? = nil, allocationTolerance: Double? = nil, bytesTolerance: Double? = nil, instructionTolerance: Double? = nil, bytesAdvisory: Bool? = nil, instructionsPerOp: Double? = nil, instructionIterations: Int? = nil, stackBytes: Int? = nil, stackMarkBytes: Int? = nil, residentBytes: Int? = nil) {
         self.name = name
         self.size = size
         self.nsPerOp = nsPerOp
@@ -55,6 +58,7 @@ public struct BenchmarkRecord: Codable, Equatable, Sendable {
         self.allocationIterations = allocationIterations
         self.allocationTolerance = allocationTolerance
         self.bytesTolerance = bytesTolerance
+        self.instructionTolerance = instructionTolerance
         self.bytesAdvisory = bytesAdvisory
         self.instructionsPerOp = instructionsPerOp
         self.instructionIterations = instructionIterations

@@ -93,6 +93,10 @@ public struct Scenario {
     /// (0: exact). Only for work on other threads, whose count jitters with libdispatch's
     /// continuation caches; keep it below 1 so one more allocation per operation still fails.
     public var allocationTolerance: Double = 0
+    /// Relative tolerance on instructions per operation that `compare` allows this scenario's
+    /// records when it is wider than its own (0: `compare`'s). Only for a count that moves with
+    /// what the instruction pass ran before it; say by how much where it is declared.
+    public var instructionTolerance: Double = 0
     /// The iteration count the timing harness starts scaling from (default 1). Scenarios whose
     /// every call pays a fixed latency (a hop onto a busy main actor can take milliseconds on a
     /// loaded machine) set it so that one slow first call cannot shrink their samples to a few
@@ -104,11 +108,12 @@ public struct Scenario {
     public var setup: @MainActor (Int?) -> ScenarioBody
 
     /// A sized scenario whose setup returns the measured closure.
-    public init(name: String, sizes: [Int], allocationIterations: Int? = nil, instructions: InstructionCounting = .default, setup: @escaping @MainActor (Int) -> Measured) {
+    public init(name: String, sizes: [Int], allocationIterations: Int? = nil, instructionTolerance: Double = 0, instructions: InstructionCounting = .default, setup: @escaping @MainActor (Int) -> Measured) {
         self.name = name
         self.sizes = sizes
         self.isBaseline = false
         self.allocationIterations = allocationIterations
+        self.instructionTolerance = instructionTolerance
         self.instructions = instructions
         self.setup = { size in ScenarioBody(run: setup(size ?? sizes.first ?? 0)) }
     }
@@ -241,6 +246,7 @@ public struct Runner {
             allocationIterations: allocationIterations,
             allocationTolerance: tolerance?.allocations,
             bytesTolerance: tolerance?.bytes,
+            instructionTolerance: scenario.instructionTolerance > 0 ? scenario.instructionTolerance : nil,
             bytesAdvisory: scenario.instructions == .asynchronous ? true : nil,
             stackBytes: stack?.highWater,
             stackMarkBytes: stack?.markBytes,

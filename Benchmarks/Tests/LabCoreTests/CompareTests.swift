@@ -36,6 +36,24 @@ struct CompareTests {
         #expect(compareResults(current: oneFewer, baseline: baseline).exitCode == .improvement)
     }
 
+    @Test("a baseline record's own instruction tolerance widens the gate for that record only")
+    func recordInstructionTolerance() {
+        let baseline = Fixture.results().modifying("reducer.single") {
+            $0.instructionsPerOp = 100_000
+            $0.instructionTolerance = 0.05
+        }
+        let moved = baseline.modifying("reducer.single") { $0.instructionsPerOp = 96_300 } // −3.7 %
+        #expect(compareResults(current: moved, baseline: baseline).exitCode == .success)
+        let rose = baseline.modifying("reducer.single") { $0.instructionsPerOp = 106_000 } // +6 %
+        let report = compareResults(current: rose, baseline: baseline)
+        #expect(report.exitCode == .regression)
+        #expect(report.findings(.regression).map(\.key) == ["reducer.single"])
+        // Without the declaration the same −3.7 % is outside the default ±2 %.
+        let undeclared = baseline.modifying("reducer.single") { $0.instructionTolerance = nil }
+        let strict = compareResults(current: moved.modifying("reducer.single") { $0.instructionTolerance = nil }, baseline: undeclared)
+        #expect(strict.exitCode == .improvement)
+    }
+
     @Test("allocation regressions decide even in time-advisory mode")
     func allocationInAdvisory() {
         let current = Fixture.results().modifying("endomut.zerocopy", size: 100_000) { $0.allocsPerOp = 1 }
