@@ -128,6 +128,12 @@ extension Runner {
             let start = monotonicNanoseconds()
             let topBody = top.setup(pair.numerator.size)
             let bottomBody = bottom.setup(pair.denominator.size)
+            // A ratio times its two sides back to back: work one side leaves behind would run
+            // inside the other's samples.
+            guard topBody.settle == nil, bottomBody.settle == nil else {
+                log("warning: ratio \(pair.label): a scenario that leaves work behind cannot be paired; skipped")
+                continue
+            }
             let measured = await Harness.pairedRatios(
                 topBody.run, minimumIterations: top.minimumIterations,
                 over: bottomBody.run, minimumIterations: bottom.minimumIterations,

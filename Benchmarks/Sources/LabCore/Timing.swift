@@ -50,7 +50,7 @@ public struct RunConfiguration: Sendable, Equatable {
     /// Fixed iteration count for allocation measurement, identical in every mode.
     public var allocationIterations: Int
     /// Allocation readings after the first, at most: two equal readings in a row end the
-    /// repetition (see ``Harness/allocations(_:iterations:repeats:counter:warmUp:)``).
+    /// repetition (see ``Harness/allocations(_:settle:iterations:repeats:counter:warmUp:)``).
     public var allocationRepeats: Int
     /// Rounds of a paired ratio (one sample of each scenario per round).
     public var ratioRounds: Int
@@ -95,8 +95,9 @@ public enum Harness {
     /// the faster run counts, so one-off first-call work does not size the samples), warms up once, then takes `samples` samples (fewer when they
     /// would not fit the configuration's budget, at least `minimumSamples`). Samples never run
     /// fewer than `minimumIterations` (see ``Scenario/minimumIterations``), where scaling starts.
+    /// `settle` (``ScenarioBody/settle``) is awaited after every call, untimed.
     @MainActor
-    public static func time(_ body: @MainActor (Int) async -> Void, configuration: RunConfiguration, minimumIterations: Int = 1, maxIterations: Int = 1 << 34) async -> TimingResult {
+    public static func time(_ body: @MainActor (Int) async -> Void, settle: (@MainActor () async -> Void)? = nil, configuration: RunConfiguration, minimumIterations: Int = 1, maxIterations: Int = 1 << 34) async -> TimingResult {
         let target = max(configuration.targetSampleNanoseconds, 1)
         var iterations = max(1, min(minimumIterations, maxIterations))
         var elapsed: UInt64 = 0
@@ -108,10 +109,12 @@ public enum Harness {
             var start = monotonicNanoseconds()
             await body(iterations)
             elapsed = monotonicNanoseconds() &- start
+            await settle?()
             if elapsed >= target / 10 {
                 start = monotonicNanoseconds()
                 await body(iterations)
                 elapsed = min(elapsed, monotonicNanoseconds() &- start)
+                await settle?()
             }
             if elapsed >= target / 10 || iterations >= maxIterations { break }
             let factor = elapsed == 0 ? 16 : min(16, max(2, Int((Double(target) / 10 / Double(elapsed)).rounded(.up))))
@@ -124,6 +127,7 @@ public enum Harness {
         // A run that already lasts a whole sample at the final size was the warm-up.
         if !(final == iterations && elapsed >= target) {
             await body(final) // warm-up at the final size
+            await settle?()
         }
         iterations = final
         let fitting = Int(min(Double(configuration.budgetNanoseconds) / sampleEstimate, Double(Int.max / 2)))
@@ -134,6 +138,7 @@ public enum Harness {
             let start = monotonicNanoseconds()
             await body(iterations)
             let ns = monotonicNanoseconds() &- start
+            await settle?()
             perOp.append(Double(ns) / Double(iterations))
         }
         return TimingResult(iterationsPerSample: iterations, nanosecondsPerOperation: perOp)
@@ -143,16 +148,21 @@ public enum Harness {
     /// one repeats the one before it (the first is usually the cold one), at most
     /// `max(repeats, 2) + 1` readings; the repeated reading is the figure (else the smallest
     /// count and bytes seen: other threads can only add). With `warmUp` one unmeasured run comes
-    /// first. Deterministic: independent of the timing configuration.
+    /// first. `settle` is awaited after every run, outside the reading. Deterministic:
+    /// independent of the timing configuration.
     @MainActor
-    public static func allocations(_ body: @MainActor (Int) async -> Void, iterations: Int, repeats: Int, counter: AllocationCounter, warmUp: Bool = true) async -> AllocationSnapshot {
-        if warmUp { await body(iterations) }
+    public static func allocations(_ body: @MainActor (Int) async -> Void, settle: (@MainActor () async -> Void)? = nil, iterations: Int, repeats: Int, counter: AllocationCounter, warmUp: Bool = true) async -> AllocationSnapshot {
+        if warmUp {
+            await body(iterations)
+            await settle?()
+        }
         var best = AllocationSnapshot(count: .max, bytes: .max)
         var previous: AllocationSnapshot?
         for _ in 0...max(2, repeats) {
             let before = counter.snapshot()
             await body(iterations)
             let delta = counter.snapshot().since(before)
+            await settle?()
             if delta == previous { return delta }
             best.count = min(best.count, delta.count)
             best.bytes = min(best.bytes, delta.bytes)

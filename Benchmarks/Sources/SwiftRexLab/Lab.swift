@@ -235,6 +235,7 @@ struct SwiftRexLab {
         }
         let body = scenario.setup(size)
         await body.run(options.iterations) // warm-up: one-time lazy allocations are not profiled
+        await body.settle?()
         let counter = try? AllocationCounter()
         let label = RecordKey(name: scenario.name, size: scenario.sizes == nil ? nil : size).description
         let profiling = HeapProfiler.isEnabled
@@ -253,6 +254,7 @@ struct SwiftRexLab {
         } else {
             print("ran \(label): \(options.iterations) iterations (jemalloc heap profiling is off: \(HeapProfiler.isSupported ? "start with MALLOC_CONF=prof:true" : "this jemalloc lacks --enable-prof"))")
         }
+        await body.settle?()
         if let delta, delta.count > 0 || profiling {
             print("jemalloc counted \(delta.count) allocations in the loop (\(format(Double(delta.count) / Double(options.iterations))) per op), \(delta.bytes) bytes")
         }

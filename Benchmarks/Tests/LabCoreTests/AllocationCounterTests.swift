@@ -118,4 +118,40 @@ struct AllocationCounterTests {
         #expect(quick.allocationIterations == RunConfiguration.defaultAllocationIterations)
         #expect(quick.nsPerOp.min <= quick.nsPerOp.median && quick.nsPerOp.median <= quick.nsPerOp.max)
     }
+
+    @Test("what a call leaves behind is settled outside the figures: its allocations are not counted, nor its time")
+    @MainActor
+    func settleIsOutsideTheFigures() async throws {
+        let counter = try AllocationCounter()
+        let sink = Slot<[Probe]>([])
+        let own = Slot<Probe?>(nil)
+        let left = Slot(0)
+        let settled = Slot(0)
+        let unsettledCalls = Slot(0)
+        let scenario = Scenario(name: "test.settled", body: { _ in
+            ScenarioBody(settle: {
+                // Ten allocations and 2 ms per call, none of them the call's.
+                for index in 0..<10 { sink.value.append(Probe(index)) }
+                sink.value.removeAll(keepingCapacity: true)
+                let start = monotonicNanoseconds()
+                while monotonicNanoseconds() &- start < 2_000_000 {}
+                settled.value += left.value
+                left.value = 0
+            }) { iterations in
+                if left.value != 0 { unsettledCalls.value += 1 }
+                left.value += iterations
+                for index in 0..<iterations { own.value = Probe(index) }
+            }
+        })
+        let configuration = RunConfiguration(mode: "quick", samples: 3, targetSampleNanoseconds: 200_000, allocationRepeats: 5)
+        let record = await Runner(configuration: configuration, counter: counter, log: { _ in }).measure(scenario, size: nil)
+        // Every call was settled before the next one, the last one too.
+        #expect(unsettledCalls.value == 0)
+        #expect(left.value == 0)
+        #expect(settled.value > 0)
+        // One allocation per op, the call's own (the settle's ten per call are not in it).
+        #expect(record.allocsPerOp == 1)
+        // The samples do not hold the settle's 2 ms: a 200 µs sample would read at least that.
+        #expect(record.nsPerOp.median * Double(record.iterations ?? 0) < 2_000_000)
+    }
 }

@@ -84,6 +84,18 @@ struct PairedRatioTests {
         return file
     }
 
+    @Test("a scenario that leaves work behind is not paired: the ratio is skipped with a warning")
+    @MainActor
+    func settledScenariosAreNotPaired() async throws {
+        let settled = Scenario(name: "test.settled", body: { _ in ScenarioBody(settle: {}) { _ in } })
+        let plain = Scenario(name: "test.plain") { { _ in } }
+        var lines: [String] = []
+        let runner = Runner(configuration: RunConfiguration(mode: "test", samples: 1, targetSampleNanoseconds: 1, ratioRounds: 1, ratioSampleNanoseconds: 1), counter: try AllocationCounter(), log: { lines.append($0) })
+        let records = await runner.measureRatios([PairedRatio("test.settled", over: "test.plain")], scenarios: [settled, plain], filter: nil)
+        #expect(records.isEmpty)
+        #expect(lines == ["warning: ratio test.settled / test.plain: a scenario that leaves work behind cannot be paired; skipped"])
+    }
+
     @Test("ratios survive the JSON round trip; a file without them still decodes")
     func codable() throws {
         let file = Self.file(ratio: 0.3, limit: 0.5)

@@ -135,30 +135,11 @@ enum EffectScenarios {
             Scenario(name: "effects.task.keyed", allocationTolerance: replacedTaskJitter, minimumIterations: asyncStart, instructions: .asynchronous) {
                 // Search-style: each query starts a task under one id, replacing the previous one;
                 // the loop waits for the answer to the last query.
-                let arrivals = Arrivals()
-                let behavior = Behavior<SearchAction, SearchState, Void>
-                    .reduce { action, state in
-                        // Answers of replaced queries may still arrive, in any order: keep the highest.
-                        if case .results(let query) = action, query > state.answered {
-                            state.answered = query
-                            arrivals.arrived(query)
-                        }
-                    }
-                    .produce { action, _ in
-                        guard case .query(let query) = action else { return .doNothing }
-                        return Producer { _ in
-                            .task(scheduling: .keyed(id: "search")) { send in send(.results(query)) }
-                        }
-                    }
-                let store = Store(initial: SearchState(), behavior: behavior)
-                let next = Slot(0)
+                let search = SearchStore()
                 return { iterations in
                     guard iterations > 0 else { return }
-                    for _ in 0..<iterations {
-                        next.value &+= 1
-                        store.dispatch(.query(next.value))
-                    }
-                    await arrivals.wait(for: next.value, current: store.state.answered)
+                    search.query(iterations)
+                    await search.settle()
                 }
             },
             Scenario(name: "effects.task.keyed.raw", allocationTolerance: replacedTaskJitter, minimumIterations: asyncStart, instructions: .asynchronous) {
@@ -168,6 +149,22 @@ enum EffectScenarios {
                 let tasks = RawKeyedTasks()
                 return { iterations in await tasks.run(iterations) }
             },
+            Scenario(name: "effects.task.keyed.dispatch", body: { _ in
+                // The dispatches of `effects.task.keyed` alone, on the main thread: each query
+                // starts a task under one id and replaces the previous one. The answer is awaited
+                // after each measured loop (the settle step), so the figures are the dispatch's
+                // own. Its tasks start on the main actor, so its instructions can be counted (see
+                // `ScenarioBody.settle`), and its allocations are exact.
+                let search = SearchStore()
+                return ScenarioBody(settle: { await search.settle() }) { iterations in search.query(iterations) }
+            }),
+            Scenario(name: "effects.task.keyed.raw.dispatch", body: { _ in
+                // The floor under `effects.task.keyed.dispatch`, by hand: per query, the previous
+                // run's flag and Task cancelled and a main-actor Task created. One more run, awaited
+                // after each measured loop, answers.
+                let tasks = RawKeyedTasks()
+                return ScenarioBody(settle: { await tasks.run(1) }) { iterations in tasks.start(iterations) }
+            }),
             Scenario(name: "effects.channel.fanIn", allocationTolerance: hopPerOperationJitter, minimumIterations: asyncStart, instructions: .asynchronous) {
                 // Eight detached producers call one supervised channel's `dispatch`; one operation
                 // is one action reduced (actions/s = 1e9 / ns per op).
@@ -285,6 +282,48 @@ enum SearchAction: Sendable, Equatable {
 /// State of `effects.task.keyed`: the last query answered.
 struct SearchState: Sendable, Equatable {
     var answered = 0
+}
+
+/// The store of `effects.task.keyed` and `effects.task.keyed.dispatch`: each query starts a task
+/// under one id, replacing the previous one, whose answer the reducer keeps when it is the
+/// highest yet.
+@MainActor
+final class SearchStore {
+    private let arrivals = Arrivals()
+    private let store: Store<SearchAction, SearchState, Void>
+    private var last = 0
+
+    init() {
+        let arrivals = self.arrivals
+        let behavior = Behavior<SearchAction, SearchState, Void>
+            .reduce { action, state in
+                // Answers of replaced queries may still arrive, in any order: keep the highest.
+                if case .results(let query) = action, query > state.answered {
+                    state.answered = query
+                    arrivals.arrived(query)
+                }
+            }
+            .produce { action, _ in
+                guard case .query(let query) = action else { return .doNothing }
+                return Producer { _ in
+                    .task(scheduling: .keyed(id: "search")) { send in send(.results(query)) }
+                }
+            }
+        store = Store(initial: SearchState(), behavior: behavior)
+    }
+
+    /// Dispatches `count` queries, each replacing the one before.
+    func query(_ count: Int) {
+        for _ in 0..<count {
+            last &+= 1
+            store.dispatch(.query(last))
+        }
+    }
+
+    /// Waits for the answer to the last query.
+    func settle() async {
+        await arrivals.wait(for: last, current: store.state.answered)
+    }
 }
 
 /// Actions of `effects.channel.fanIn`.
@@ -475,6 +514,11 @@ final class RawKeyedTasks {
             waiter = continuation
             for index in 0..<count { start(isLast: index == count - 1) }
         }
+    }
+
+    /// Starts `count` replacing tasks that do not answer (`run` answers and awaits).
+    func start(_ count: Int) {
+        for _ in 0..<count { start(isLast: false) }
     }
 
     private func start(isLast: Bool) {
