@@ -34,6 +34,47 @@ import Testing
         #expect(AnyHashableSendable(-1) != AnyHashableSendable(UInt.max))
     }
 
+    @Test func equalStringKeysHashEqualWhateverTheirStorageLengthOrNormalisation() {
+        // Up to 15 ASCII bytes, a key's hash is mixed from its bytes; longer or non-ASCII strings
+        // go through `Hasher`. Equal strings must land on the same path.
+        let samples = ["", "a", "search", "fifteen-bytes!!", "sixteen-bytes!!!", "an identifier well past sixteen bytes", "café", "日本", "\u{0}"]
+        for sample in samples {
+            var reserved = String()
+            reserved.reserveCapacity(64)
+            reserved.append(sample)
+            let forms = [AnyHashableSendable(sample), AnyHashableSendable(reserved), AnyHashableSendable(String(sample[...])), AnyHashableSendable(String(decoding: Array(sample.utf8), as: UTF8.self))]
+            for form in forms {
+                #expect(form == forms[0], "\(sample)")
+                #expect(form.hashValue == forms[0].hashValue, "\(sample)")
+            }
+        }
+        // Canonically equivalent strings are equal keys with equal hashes.
+        #expect(AnyHashableSendable("caf\u{E9}") == AnyHashableSendable("cafe\u{301}"))
+        #expect(AnyHashableSendable("caf\u{E9}").hashValue == AnyHashableSendable("cafe\u{301}").hashValue)
+        // A trailing NUL or a different length is another key.
+        #expect(AnyHashableSendable("a") != AnyHashableSendable("a\u{0}"))
+        #expect(AnyHashableSendable("a").hashValue != AnyHashableSendable("a\u{0}").hashValue)
+        #expect(AnyHashableSendable("") != AnyHashableSendable("\u{0}"))
+    }
+
+    @Test func distinctShortKeysGetDistinctHashes() {
+        // Strings that differ in their first eight bytes, in bytes 9 to 15 only, or in length.
+        var strings = Set<Int>()
+        var tails = Set<Int>()
+        var lengths = Set<Int>()
+        var integers = Set<Int>()
+        for index in 0..<10_000 {
+            strings.insert(AnyHashableSendable("k\(index)").hashValue)
+            tails.insert(AnyHashableSendable("prefix-7\(index)").hashValue)
+            integers.insert(AnyHashableSendable(index - 5_000).hashValue)
+        }
+        for length in 0...15 { lengths.insert(AnyHashableSendable(String(repeating: "\u{0}", count: length)).hashValue) }
+        #expect(strings.count == 10_000)
+        #expect(tails.count == 10_000)
+        #expect(integers.count == 10_000)
+        #expect(lengths.count == 16)
+    }
+
     @Test func elementEffectIDsAreKeysLikeAnyOtherValue() {
         func wrapped(_ value: any Hashable & Sendable) -> AnyHashableSendable { AnyHashableSendable(value) }
         let id = ElementEffectID(site: "rows", element: 7, inner: "autosave")

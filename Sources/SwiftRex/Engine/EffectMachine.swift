@@ -154,6 +154,8 @@ internal struct EffectMachine<Payload> {
     @usableFromInline var settleTimer: [PendingTimer?] = []
     @usableFromInline var stamp: [Stamp?] = []
     @usableFromInline var freeSlots: [Int] = []
+    /// The slot ``slotFor(_:)`` returned last, checked before the dictionary (-1: none).
+    @usableFromInline var lastSlot = -1
     @usableFromInline var generationCounter: UInt64 = 0
     @usableFromInline var anonymousCounter: UInt64 = 0
 
@@ -946,7 +948,14 @@ internal struct EffectMachine<Payload> {
 
     @inlinable
     mutating func slotFor(_ key: AnyHashableSendable) -> Int {
-        if let slot = slotIndex[key] { return slot }
+        // The slot found last is checked first, its key compared in place: a search-style id
+        // comes back with every query, and the comparison costs a fraction of the dictionary's
+        // hashing and probing. A freed slot's key is nil, so a stale slot never matches.
+        if lastSlot >= 0, lastSlot < slotKey.count, Self.key(at: lastSlot, in: slotKey, equals: key) { return lastSlot }
+        if let slot = slotIndex[key] {
+            lastSlot = slot
+            return slot
+        }
         let slot: Int
         if let free = freeSlots.popLast() {
             slot = free
@@ -960,7 +969,21 @@ internal struct EffectMachine<Payload> {
             stamp.append(nil)
         }
         slotIndex[key] = slot
+        lastSlot = slot
         return slot
+    }
+
+    /// Whether the key at `slot` of `keys` is `key`, compared where both lie (no copy of either).
+    /// Nonisolated: its closures, isolated to the main actor, each checked the executor.
+    @inlinable
+    nonisolated static func key(at slot: Int, in keys: borrowing [AnyHashableSendable?], equals key: borrowing AnyHashableSendable) -> Bool {
+        keys.withUnsafeBufferPointer { keys in
+            guard let stored = keys.baseAddress.map({ $0 + slot }) else { return false }
+            if case .none = stored.pointee { return false }
+            return UnsafeRawPointer(stored).withMemoryRebound(to: AnyHashableSendable.self, capacity: 1) { stored in
+                withUnsafePointer(to: key) { AnyHashableSendable.equal(stored, $0) }
+            }
+        }
     }
 
     /// Replaces a slot's run, cancelling the old run's token (and a channel's pending delivery).

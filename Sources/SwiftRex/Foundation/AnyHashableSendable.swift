@@ -70,12 +70,19 @@ public struct AnyHashableSendable: Hashable, @unchecked Sendable, CustomStringCo
         }
         // The dynamic type, even when a cast succeeds: no bridging (an `NSNumber` is not an `Int` key).
         type = ObjectIdentifier(Swift.type(of: base))
+        if let value = base as? Int {
+            cachedHash = KeyMixing.hash(UInt64(UInt(bitPattern: value)), 0, type: type)
+            direct = .int(value)
+            return
+        }
+        if let value = base as? String, let hash = KeyMixing.hash(ofShortASCII: value, type: type) {
+            cachedHash = hash
+            direct = .string(value)
+            return
+        }
         var hasher = Hasher()
         hasher.combine(type)
-        if let value = base as? Int {
-            hasher.combine(value)
-            direct = .int(value)
-        } else if let value = base as? String {
+        if let value = base as? String {
             hasher.combine(value)
             direct = .string(value)
         } else if let value = base as? ElementEffectID {
@@ -125,13 +132,25 @@ public struct AnyHashableSendable: Hashable, @unchecked Sendable, CustomStringCo
     static func equal(_ lhs: UnsafePointer<AnyHashableSendable>, _ rhs: UnsafePointer<AnyHashableSendable>) -> Bool {
         guard lhs.pointee.cachedHash == rhs.pointee.cachedHash, lhs.pointee.type == rhs.pointee.type else { return false }
         if case .int(let left) = lhs.pointee.direct, case .int(let right) = rhs.pointee.direct { return left == right }
+        if case .string = lhs.pointee.direct, case .string = rhs.pointee.direct {
+            // Compared where they lie (a case's payload starts the enum's storage): bound out of
+            // the enum, each string was copied, its storage retained and released again.
+            return Self.string(in: lhs).pointee == Self.string(in: rhs).pointee
+        }
         return lhs.pointee == rhs.pointee
+    }
+
+    /// The string a `.string` key at `key` holds, where it lies.
+    @inlinable @inline(__always)
+    static func string(in key: UnsafePointer<AnyHashableSendable>) -> UnsafePointer<String> {
+        UnsafeRawPointer(key.pointer(to: \.direct)!).assumingMemoryBound(to: String.self)
     }
 
     /// Whether the optional keys at `lhs` and `rhs` are equal, compared in place.
     @inlinable
     static func equal(_ lhs: UnsafePointer<AnyHashableSendable?>, _ rhs: UnsafePointer<AnyHashableSendable?>) -> Bool {
-        switch (lhs.pointee == nil, rhs.pointee == nil) {
+        // Tested by case, not `== nil`: that comparison copied the key out of the optional.
+        switch (isNone(lhs), isNone(rhs)) {
         case (true, true): return true
         case (false, false):
             return UnsafeRawPointer(lhs).withMemoryRebound(to: AnyHashableSendable.self, capacity: 1) { left in
@@ -139,6 +158,13 @@ public struct AnyHashableSendable: Hashable, @unchecked Sendable, CustomStringCo
             }
         default: return false
         }
+    }
+
+    /// Whether the optional key at `key` is `nil`, read where it lies.
+    @inlinable @inline(__always)
+    static func isNone(_ key: UnsafePointer<AnyHashableSendable?>) -> Bool {
+        if case .none = key.pointee { return true }
+        return false
     }
 
     /// Feeds the hash computed at creation (the dynamic type's identity mixed with the value's hash).
@@ -149,4 +175,57 @@ public struct AnyHashableSendable: Hashable, @unchecked Sendable, CustomStringCo
 
     /// The wrapped value's description.
     public var description: String { String(describing: base) }
+}
+
+/// The hash of an `Int` key or a short ASCII `String` key, mixed from its bits with a seed drawn
+/// once per process (from `Hasher`, so `SWIFT_DETERMINISTIC_HASHING` fixes it too): `Hasher`
+/// costs about 290 instructions for such a key, which a search-style effect recreates with every
+/// query. Only the cached hash is mixed this way; a dictionary still hashes it with `Hasher`.
+@usableFromInline
+internal enum KeyMixing {
+    /// The per-process seed.
+    @usableFromInline static let seed: UInt64 = {
+        var hasher = Hasher()
+        hasher.combine(0x5EED_5EED as UInt64)
+        return UInt64(UInt(bitPattern: hasher.finalize()))
+    }()
+
+    /// Two words and the key's type mixed into a hash: two rounds of a full-width multiply of
+    /// the words, each folded and keyed with the seed.
+    @inlinable
+    static func hash(_ first: UInt64, _ second: UInt64, type: ObjectIdentifier) -> Int {
+        let seed = Self.seed
+        let typeBits = UInt64(UInt(bitPattern: type))
+        let once = (first ^ seed ^ 0xA076_1D64_78BD_642F).multipliedFullWidth(by: second ^ typeBits ^ 0xE703_7ED1_A0B4_28DB)
+        let folded = once.high ^ once.low
+        let twice = (folded ^ seed).multipliedFullWidth(by: 0x8EBC_6AF0_9C88_C6E3)
+        return Int(bitPattern: UInt(twice.high ^ twice.low))
+    }
+
+    /// The hash of a string of at most 15 ASCII bytes, from its bytes and length; `nil` for any
+    /// other string, which `Hasher` hashes. ASCII only: two such strings are equal exactly when
+    /// their bytes are (`String` equality is Unicode canonical equivalence, which other bytes
+    /// can satisfy with different bytes).
+    @inlinable
+    static func hash(ofShortASCII string: String, type: ObjectIdentifier) -> Int? {
+        // Every string is read through the same path whatever its storage (one not stored
+        // contiguously is copied first), so equal strings always get equal hashes.
+        let words = string.utf8.withContiguousStorageIfAvailable(words(ofShortASCII:)) ?? {
+            var copy = string
+            return copy.withUTF8(words(ofShortASCII:))
+        }()
+        guard let words else { return nil }
+        return hash(words.0, words.1 | UInt64(string.utf8.count) << 56, type: type)
+    }
+
+    /// The bytes of a UTF-8 string of at most 15 bytes in two words (zero-filled), or `nil` when
+    /// it is longer or not ASCII.
+    @inlinable
+    static func words(ofShortASCII bytes: UnsafeBufferPointer<UInt8>) -> (UInt64, UInt64)? {
+        guard bytes.count <= 15 else { return nil }
+        var words: (UInt64, UInt64) = (0, 0)
+        withUnsafeMutableBytes(of: &words) { $0.copyMemory(from: UnsafeRawBufferPointer(bytes)) }
+        guard (words.0 | words.1) & 0x8080_8080_8080_8080 == 0 else { return nil }
+        return words
+    }
 }
