@@ -63,8 +63,10 @@ extension Effect {
         _ body: @escaping @Sendable (_ send: Send<Action>) async -> Void
     ) -> Effect {
         let work = Component.Work.task(TaskWork(body: body, source: ActionSource(file: file, function: function, line: line)))
-        if scheduling.isImmediately { return Effect(storage: .immediate(work)) }
-        return Effect(Component(work: work, scheduling: scheduling))
+        if EffectScheduling.isImmediately(scheduling) { return Effect(storage: .immediate(work)) }
+        // Moved on: passed as it is, the consuming scheduling was copied and the original
+        // destroyed (two outlined copies and a destroy per keyed task).
+        return Effect(Component(work: work, scheduling: consume scheduling))
     }
 
     /// ``task(scheduling:file:function:line:_:)`` scheduled ``EffectScheduling/immediately``:

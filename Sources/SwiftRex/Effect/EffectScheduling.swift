@@ -49,8 +49,16 @@ public struct EffectScheduling: Equatable, Sendable {
     /// Whether this is ``immediately``: no id, no delay, no coalescing, not exclusive, not a
     /// cancel sentinel.
     @inlinable
-    internal var isImmediately: Bool {
-        id == nil && delay == nil && coalesce == nil && !exclusive && !isCancelSentinel
+    internal var isImmediately: Bool { Self.isImmediately(self) }
+
+    /// Whether `scheduling` is ``immediately``, each knob tested by case where it lies: a
+    /// `consuming` scheduling asked through the property was copied first.
+    @inlinable @inline(__always)
+    internal static func isImmediately(_ scheduling: borrowing EffectScheduling) -> Bool {
+        if case .some = scheduling.id { return false }
+        if case .some = scheduling.delay { return false }
+        if case .some = scheduling.coalesce { return false }
+        return !scheduling.exclusive && !scheduling.isCancelSentinel
     }
 
     /// Registers under `id`; a newer run under the same id replaces (cancels) the older one.

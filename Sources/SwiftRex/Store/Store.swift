@@ -639,6 +639,10 @@ public final class Store<Action: Sendable, State: Sendable, Environment: Sendabl
                 // The usual answer, `Effect.just`: its action is moved out of the component and
                 // into the mailbox, not copied out of it.
                 if case .just(let action) = component.takeWork() { postEffectAction(action, depth: depth &+ 1) }
+            } else if component.startsTaskAtOnceByKey, !engine.isBusy, case .task = component.work {
+                // A keyed task (search-style), handed to the engine from here: each call on the
+                // way moved the whole component into a new frame (a memcpy of its ~250 bytes).
+                engine.startKeyedTask(consume component, depth: depth &+ 1)
             } else {
                 // Moved on: a copy went through an outlined generic copy of the whole component
                 // (and the effect's destroy through another).
