@@ -151,6 +151,25 @@ import SwiftRex
         #expect(log.events == ["cancelled 1", "saw cancellation 1"])
     }
 
+    @Test func aKeyedTaskLiftedIntoAParentStillReplacesTheRunBeforeIt() async {
+        // The child's keyed task, mapped into the parent's actions: two queries in one turn, one
+        // answer (the second), and nothing left registered.
+        enum Parent: Sendable, Equatable { case child(Action) }
+        let clock = ManualClock()
+        let child = Behavior<Action, State, Environment>.produce { action, _ in
+            guard case .push(let value) = action else { return .doNothing }
+            return Producer { _ in .task(scheduling: .keyed(id: "search")) { send in send(.got(value)) } }
+        } <> Self.reducer
+        let prism = Prism<Parent, Action>(preview: { if case .child(let action) = $0 { action } else { nil } }, review: Parent.child)
+        let store = Store(
+            initial: State(), behavior: child.lift(.action(prism)),
+            environment: Environment(clock: clock, log: EventLog()), clock: { $0.clock })
+        store.dispatch(.child(.push(1)))
+        store.dispatch(.child(.push(2)))
+        #expect(await eventually { store.state.got == [2] && store.isIdle })
+        #expect(store.registeredEffectCount == 0)
+    }
+
     @Test func cancelByIdStopsATask() async {
         let clock = ManualClock()
         let log = EventLog()

@@ -45,6 +45,28 @@ import Testing
         #expect(Effect<Int>.task(scheduling: .keyed(id: "u")) { _ in }.components.map(\.scheduling) == [.keyed(id: "u")])
     }
 
+    @Test func aKeyedTaskIsTheComponentItStandsForUnderEveryTransformation() {
+        // A task keyed or replacing with no other knob is held as its work and id; every view of
+        // it is the component it was built from.
+        let keyed = Effect<Int>.task(scheduling: .keyed(id: "u")) { send in send(1) }
+        let replacing = Effect<Int>.task(scheduling: .replacing(id: "u")) { send in send(1) }
+        #expect(keyed.components.map(\.scheduling) == [.keyed(id: "u")])
+        #expect(replacing.components.map(\.scheduling) == [.replacing(id: "u")])
+        #expect(!keyed.isEmpty)
+        var visited: [EffectScheduling] = []
+        replacing.forEachComponent { visited.append($0.scheduling) }
+        #expect(visited == [.replacing(id: "u")])
+        // A zero delay or a coalescing is kept as given (not folded into the keyed form).
+        #expect(Effect<Int>.task(scheduling: .keyed(id: "u").delayed(by: .zero)) { _ in }.components[0].scheduling.delay == .zero)
+        #expect(Effect<Int>.task(scheduling: .debounce(id: "u", delay: .seconds(1))) { _ in }.components.map(\.scheduling) == [.debounce(id: "u", delay: .seconds(1))])
+        // Mapped, rescheduled, stamped with an element, combined.
+        #expect(replacing.map { $0 + 1 }.components.map(\.scheduling) == [.replacing(id: "u")])
+        #expect(keyed.scheduling(.throttle(id: "t", interval: .seconds(1))).components.map(\.scheduling) == [.throttle(id: "t", interval: .seconds(1))])
+        let scoped = keyed.scopedToElement(7, site: LiftSite("rows")).components[0].scheduling
+        #expect(scoped == .keyed(id: ElementEffectID(site: "rows", element: 7, inner: "u")))
+        #expect((keyed <> .just(2)).components.map(\.scheduling) == [.keyed(id: "u"), .immediately])
+    }
+
     @Test func sequenceEmitsInOrderWithOneCallSiteAndCompletesOnce() {
         let effect = Effect<Int>.sequence([3, 1, 2], scheduling: .keyed(id: "s")); let line = UInt(#line)
         let recording = effect.record()

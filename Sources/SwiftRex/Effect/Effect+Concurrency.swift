@@ -62,11 +62,14 @@ extension Effect {
         file: String = #fileID, function: String = #function, line: UInt = #line,
         _ body: @escaping @Sendable (_ send: Send<Action>) async -> Void
     ) -> Effect {
-        let work = Component.Work.task(TaskWork(body: body, source: ActionSource(file: file, function: function, line: line)))
-        if EffectScheduling.isImmediately(scheduling) { return Effect(storage: .immediate(work)) }
+        let work = TaskWork(body: body, source: ActionSource(file: file, function: function, line: line))
+        if EffectScheduling.isImmediately(scheduling) { return Effect(storage: .immediate(.task(work))) }
+        if case .some(let key) = scheduling.id, EffectScheduling.isPlainKeyed(scheduling) {
+            return Effect(storage: .keyedTask(work, key: key, exclusive: scheduling.exclusive))
+        }
         // Moved on: passed as it is, the consuming scheduling was copied and the original
         // destroyed (two outlined copies and a destroy per keyed task).
-        return Effect(Component(work: work, scheduling: consume scheduling))
+        return Effect(Component(work: .task(work), scheduling: consume scheduling))
     }
 
     /// ``task(scheduling:file:function:line:_:)`` scheduled ``EffectScheduling/immediately``:

@@ -20,8 +20,19 @@ public struct Effect<Action: Sendable>: Sendable {
         /// the usual answers of a producer are moved into the mailbox or a task, not made into a
         /// component and destroyed again.
         case immediate(Component.Work)
+        /// An `Effect.task` keyed or replacing under `key`, with no delay, no coalescing, no
+        /// channel and no owner: exactly `.single` of ``keyedComponent(_:key:exclusive:)``, held as
+        /// its work and key, so phase 4 hands them to the engine without building the component
+        /// (about 250 bytes, moved through each call) and destroying it again.
+        case keyedTask(TaskWork<Action>, key: AnyHashableSendable, exclusive: Bool)
         case single(Component)
         case many([Component])
+    }
+
+    /// The component a `.keyedTask` stands for.
+    @inlinable
+    internal static func keyedComponent(_ work: TaskWork<Action>, key: AnyHashableSendable, exclusive: Bool) -> Component {
+        Component(work: .task(work), scheduling: EffectScheduling(id: key, exclusive: exclusive))
     }
 
     @usableFromInline
@@ -53,6 +64,7 @@ public struct Effect<Action: Sendable>: Sendable {
     public var components: [Component] {
         switch storage {
         case .immediate(let work): return [Component(work: work, scheduling: .immediately)]
+        case .keyedTask(let work, let key, let exclusive): return [Self.keyedComponent(work, key: key, exclusive: exclusive)]
         case .single(let component): return [component]
         case .many(let components): return components
         }
@@ -62,7 +74,7 @@ public struct Effect<Action: Sendable>: Sendable {
     @inlinable
     public var isEmpty: Bool {
         switch storage {
-        case .immediate, .single: return false
+        case .immediate, .keyedTask, .single: return false
         case .many(let components): return components.isEmpty
         }
     }
@@ -72,6 +84,7 @@ public struct Effect<Action: Sendable>: Sendable {
     public func forEachComponent(_ body: (Component) throws -> Void) rethrows {
         switch storage {
         case .immediate(let work): try body(Component(work: work, scheduling: .immediately))
+        case .keyedTask(let work, let key, let exclusive): try body(Self.keyedComponent(work, key: key, exclusive: exclusive))
         case .single(let component): try body(component)
         case .many(let components): for component in components { try body(component) }
         }
@@ -161,6 +174,7 @@ public struct Effect<Action: Sendable>: Sendable {
     public func map<NewAction: Sendable>(_ transform: @escaping @Sendable (Action) -> NewAction) -> Effect<NewAction> {
         switch storage {
         case .immediate(let work): return Effect<NewAction>(storage: .immediate(Component.map(work, transform)))
+        case .keyedTask(let work, let key, let exclusive): return Effect<NewAction>(storage: .keyedTask(work.map(transform), key: key, exclusive: exclusive))
         case .single(let component): return Effect<NewAction>(component.map(transform))
         case .many(let components): return Effect<NewAction>(storage: .many(components.map { $0.map(transform) }))
         }
@@ -172,6 +186,7 @@ public struct Effect<Action: Sendable>: Sendable {
     public func scheduling(_ policy: EffectScheduling) -> Effect {
         switch storage {
         case .immediate(let work): return Effect(Component(work: work, scheduling: .immediately).rescheduled(policy))
+        case .keyedTask(let work, let key, let exclusive): return Effect(Self.keyedComponent(work, key: key, exclusive: exclusive).rescheduled(policy))
         case .single(let component): return Effect(component.rescheduled(policy))
         case .many(let components): return Effect(storage: .many(components.map { $0.rescheduled(policy) }))
         }

@@ -61,6 +61,16 @@ public struct EffectScheduling: Equatable, Sendable {
         return !scheduling.exclusive && !scheduling.isCancelSentinel
     }
 
+    /// Whether `scheduling` is exactly ``keyed(id:)-swift.type.method`` or
+    /// ``replacing(id:)-swift.type.method`` (given an id): no delay, no coalescing, not a cancel
+    /// sentinel. Tested in place.
+    @inlinable @inline(__always)
+    internal static func isPlainKeyed(_ scheduling: borrowing EffectScheduling) -> Bool {
+        if case .some = scheduling.delay { return false }
+        if case .some = scheduling.coalesce { return false }
+        return !scheduling.isCancelSentinel
+    }
+
     /// Registers under `id`; a newer run under the same id replaces (cancels) the older one.
     @inlinable
     public static func keyed(id: AnyHashableSendable) -> EffectScheduling {

@@ -84,8 +84,8 @@ internal final class EffectEngine<Action: Sendable>: EffectInterpreter {
     /// start in code specialised for the Store's types.
     @inlinable
     func schedule(_ component: consuming Effect<Action>.Component, depth: Int) {
-        if component.startsTaskAtOnceByKey, !isBusy, case .task = component.work {
-            startKeyedTask(component, depth: depth)
+        if component.startsTaskAtOnceByKey, !isBusy, case .task = component.work, let key = component.scheduling.id {
+            if case .task(let work) = component.takeWork() { startKeyedTask(work, key: key, depth: depth) }
             return
         }
         if let owner = component.owner, let key = component.scheduling.id, !component.scheduling.cancelsOnly {
@@ -106,12 +106,10 @@ internal final class EffectEngine<Action: Sendable>: EffectInterpreter {
         endOperation()
     }
 
-    /// Starts an `Effect.task` registered under its id at once (keyed or replacing, no delay, no
-    /// coalescing, no owner): the component's work is moved into its run, and no payload is built.
+    /// Starts an `Effect.task` registered under `key` at once (keyed or replacing, no delay, no
+    /// coalescing, no owner): its work is moved into its run, and no payload is built.
     @inlinable
-    func startKeyedTask(_ component: consuming Effect<Action>.Component, depth: Int) {
-        let key = component.scheduling.id
-        guard let key, case .task(let work) = component.takeWork() else { return }
+    func startKeyedTask(_ work: TaskWork<Action>, key: AnyHashableSendable, depth: Int) {
         isBusy = true
         let posting = self.posting
         machine.startAtOnce(key: key) { generation in

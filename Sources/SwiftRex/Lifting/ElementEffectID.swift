@@ -69,6 +69,7 @@ extension Effect {
     public func scopedToElement(_ element: some Hashable & Sendable, site: LiftSite) -> Effect {
         switch storage {
         case .immediate: return self  // an anonymous component has no id to stamp
+        case .keyedTask(let work, let key, let exclusive): return Effect(Self.keyedComponent(work, key: key, exclusive: exclusive).scopedToElement(element, site: site))
         case .single(let component): return Effect(component.scopedToElement(element, site: site))
         case .many(let components): return Effect(components: components.map { $0.scopedToElement(element, site: site) })
         }
@@ -187,7 +188,7 @@ extension Effect {
     @inlinable
     var hasOwnedComponents: Bool {
         switch storage {
-        case .immediate: return false
+        case .immediate, .keyedTask: return false
         case .single(let component): return component.owner != nil
         case .many(let components): return components.contains { $0.owner != nil }
         }
@@ -198,6 +199,7 @@ extension Effect {
     func mapComponents(_ transform: (Component) -> Component) -> Effect {
         switch storage {
         case .immediate(let work): return Effect(transform(Component(work: work, scheduling: .immediately)))
+        case .keyedTask(let work, let key, let exclusive): return Effect(transform(Self.keyedComponent(work, key: key, exclusive: exclusive)))
         case .single(let component): return Effect(transform(component))
         case .many(let components): return Effect(components: components.map(transform))
         }

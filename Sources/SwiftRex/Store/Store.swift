@@ -634,15 +634,17 @@ public final class Store<Action: Sendable, State: Sendable, Environment: Sendabl
             engine.startAnonymousTask(work, depth: depth &+ 1)
         case .immediate(let work):
             schedule(Effect<Action>.Component(work: work, scheduling: .immediately), depth: depth)
+        case .keyedTask(let work, let key, let exclusive):
+            if engine.isBusy {
+                schedule(Effect<Action>.keyedComponent(work, key: key, exclusive: exclusive), depth: depth)
+            } else {
+                engine.startKeyedTask(work, key: key, depth: depth &+ 1)
+            }
         case .single(let component):
             if component.startsAtOnceAnonymously, case .just = component.work {
                 // The usual answer, `Effect.just`: its action is moved out of the component and
                 // into the mailbox, not copied out of it.
                 if case .just(let action) = component.takeWork() { postEffectAction(action, depth: depth &+ 1) }
-            } else if component.startsTaskAtOnceByKey, !engine.isBusy, case .task = component.work {
-                // A keyed task (search-style), handed to the engine from here: each call on the
-                // way moved the whole component into a new frame (a memcpy of its ~250 bytes).
-                engine.startKeyedTask(consume component, depth: depth &+ 1)
             } else {
                 // Moved on: a copy went through an outlined generic copy of the whole component
                 // (and the effect's destroy through another).
