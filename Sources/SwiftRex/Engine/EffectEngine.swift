@@ -109,14 +109,14 @@ internal final class EffectEngine<Action: Sendable>: EffectInterpreter {
     /// Starts an `Effect.task` registered under `key` at once (keyed or replacing, no delay, no
     /// coalescing, no owner): its work is moved into its run, and no payload is built.
     @inlinable
-    func startKeyedTask(_ work: TaskWork<Action>, key: AnyHashableSendable, depth: Int) {
+    func startKeyedTask(_ work: consuming TaskWork<Action>, key: consuming AnyHashableSendable, depth: Int) {
         isBusy = true
-        let posting = self.posting
-        machine.startAtOnce(key: key) { generation in
-            let run = EffectTaskRun(work: work, posting: posting, depth: depth, key: key, generation: generation)
-            run.startFromMainActor()
-            return run
-        }
+        // Started between the machine's two halves, not in a closure it calls: the work and the
+        // key are moved into the run instead of captured and copied.
+        let (slot, generation) = machine.beginAtOnce(key: key)
+        let run = EffectTaskRun(work: consume work, posting: posting, depth: depth, key: consume key, generation: generation)
+        run.startFromMainActor()
+        machine.setOneShot(slot, generation: generation, run)
         endOperation()
     }
 

@@ -307,16 +307,22 @@ internal struct EffectMachine<Payload> {
 
     /// Starts a one-shot run under `key` at once (no delay, no coalescing, not a channel),
     /// replacing whatever runs there: what ``schedule(_:scheduling:traits:now:using:)`` does for
-    /// such a component, without building a payload. `subscribe` starts the run for the
-    /// generation it is given.
+    /// such a component, without building a payload. This first half cancels what runs under
+    /// `key` and returns its slot and the new run's generation; the caller starts the run, which
+    /// cannot enter the machine, and stores it with ``setOneShot(_:generation:_:)``, so the slot
+    /// is written once. In two halves, not one call taking a closure, so the caller moves what it
+    /// starts the run with into it: a closure would capture, and so copy, it.
     @inlinable
-    mutating func startAtOnce(key: AnyHashableSendable, subscribe: (UInt64) -> any EffectCancellable) {
-        // Keyed or replacing, the run it replaces is cancelled before the new one starts;
-        // starting it cannot enter the machine, so the slot is written once.
+    mutating func beginAtOnce(key: borrowing AnyHashableSendable) -> (slot: Int, generation: UInt64) {
         let slot = slotFor(key)
         cancelRun(at: slot)
-        let generation = nextGeneration()
-        run[slot] = .oneShot(generation, subscribe(generation))
+        return (slot, nextGeneration())
+    }
+
+    /// Stores the one-shot run started in `slot` after ``beginAtOnce(key:)``.
+    @inlinable
+    mutating func setOneShot(_ slot: Int, generation: UInt64, _ token: any EffectCancellable) {
+        run[slot] = .oneShot(generation, token)
     }
 
     @inlinable
