@@ -130,8 +130,9 @@ internal final class EffectEngine<Action: Sendable>: EffectInterpreter {
     /// and its `Task`, kept in a table until it finishes. Its actions carry `depth`. Inlinable, so
     /// it runs specialised in the Store's phase 4.
     @inlinable
-    func startAnonymousTask(_ work: TaskWork<Action>, depth: Int) {
-        let run = EffectTaskRun(work: work, posting: posting, depth: depth, key: nil, generation: 0)
+    func startAnonymousTask(_ work: consuming TaskWork<Action>, depth: Int) {
+        // Moved into the run (borrowed, the work was copied: its body and source retained).
+        let run = EffectTaskRun(work: consume work, posting: posting, depth: depth, key: nil, generation: 0)
         if anonymousRuns.count >= anonymousPruneThreshold { pruneAnonymousRuns() }
         anonymousRuns.append(run)
         run.start()
