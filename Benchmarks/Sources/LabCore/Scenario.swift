@@ -143,12 +143,13 @@ public struct Scenario {
 
     /// A scenario whose setup returns a full `ScenarioBody` (extras such as a stack probe or a
     /// settle step).
-    public init(name: String, sizes: [Int]? = nil, allocationIterations: Int? = nil, allocationTolerance: Double = 0, instructions: InstructionCounting = .default, body: @escaping @MainActor (Int?) -> ScenarioBody) {
+    public init(name: String, sizes: [Int]? = nil, allocationIterations: Int? = nil, allocationTolerance: Double = 0, instructionTolerance: Double = 0, instructions: InstructionCounting = .default, body: @escaping @MainActor (Int?) -> ScenarioBody) {
         self.name = name
         self.sizes = sizes
         self.isBaseline = false
         self.allocationIterations = allocationIterations
         self.allocationTolerance = allocationTolerance
+        self.instructionTolerance = instructionTolerance
         self.instructions = instructions
         self.setup = body
     }
