@@ -191,13 +191,14 @@ internal enum KeyMixing {
     }()
 
     /// Two words and the key's type mixed into a hash: two rounds of a full-width multiply of
-    /// the words, each folded and keyed with the seed.
+    /// the words, each folded and keyed with the seed. The words are folded in again after the
+    /// first product, which is zero whenever one factor is, whatever the other word holds.
     @inlinable
     static func hash(_ first: UInt64, _ second: UInt64, type: ObjectIdentifier) -> Int {
         let seed = Self.seed
         let typeBits = UInt64(UInt(bitPattern: type))
         let once = (first ^ seed ^ 0xA076_1D64_78BD_642F).multipliedFullWidth(by: second ^ typeBits ^ 0xE703_7ED1_A0B4_28DB)
-        let folded = once.high ^ once.low
+        let folded = once.high ^ once.low ^ first ^ second
         let twice = (folded ^ seed).multipliedFullWidth(by: 0x8EBC_6AF0_9C88_C6E3)
         return Int(bitPattern: UInt(twice.high ^ twice.low))
     }
