@@ -216,17 +216,17 @@ internal enum KeyMixing {
             return copy.withUTF8(words(ofShortASCII:))
         }()
         guard let words else { return nil }
-        return hash(words.0, words.1 | UInt64(string.utf8.count) << 56, type: type)
+        return hash(words.0, words.1, type: type)
     }
 
-    /// The bytes of a UTF-8 string of at most 15 bytes in two words (zero-filled), or `nil` when
-    /// it is longer or not ASCII.
+    /// The bytes of a UTF-8 string of at most 15 bytes in two words (zero-filled), its length in
+    /// the last byte (which no such string fills), or `nil` when it is longer or not ASCII.
     @inlinable
     static func words(ofShortASCII bytes: UnsafeBufferPointer<UInt8>) -> (UInt64, UInt64)? {
         guard bytes.count <= 15 else { return nil }
         var words: (UInt64, UInt64) = (0, 0)
         withUnsafeMutableBytes(of: &words) { $0.copyMemory(from: UnsafeRawBufferPointer(bytes)) }
         guard (words.0 | words.1) & 0x8080_8080_8080_8080 == 0 else { return nil }
-        return words
+        return (words.0, words.1 | UInt64(bytes.count) << 56)
     }
 }
