@@ -59,6 +59,8 @@ internal final class EffectEngine<Action: Sendable>: EffectInterpreter {
         case cancelAll
         case complete(AnyHashableSendable, generation: UInt64)
         case timerFired(AnyHashableSendable, generation: UInt64, purpose: EffectTimerPurpose)
+        /// An effect's synchronous action, posted behind the operations deferred before it.
+        case post(DispatchedAction<Action>, depth: Int)
     }
 
     @usableFromInline
@@ -179,6 +181,15 @@ internal final class EffectEngine<Action: Sendable>: EffectInterpreter {
         deferred.append(.schedule(payload, scheduling, traits))
     }
 
+    /// Queues the post of an effect's synchronous action (an `Effect.just`) behind the
+    /// operations deferred while the machine is mid-operation: posted at once, it would overtake
+    /// a keyed or delayed component of the same effect (or of an earlier one) that starts
+    /// synchronously once the machine is free. Call only while ``hasDeferred``.
+    @usableFromInline
+    func deferPost(_ action: consuming DispatchedAction<Action>, depth: Int) {
+        deferred.append(.post(action, depth: depth))
+    }
+
     /// Queues a completion reported while the machine is mid-operation.
     @usableFromInline
     func deferCompletion(_ key: AnyHashableSendable, generation: UInt64) {
@@ -210,11 +221,14 @@ internal final class EffectEngine<Action: Sendable>: EffectInterpreter {
     /// `type`): called after a mutation that may have removed elements. One presence check per
     /// element, whatever the number of its effects.
     func cancelEffectsOfAbsentElements(state pointer: UnsafeRawPointer, type: ObjectIdentifier) {
-        guard !owners.isEmpty, !isBusy else { return }
+        // Also while the machine is busy (effect code dispatching from inside an engine
+        // operation): the cancels are then deferred, in order, like any operation, and the
+        // registry is not consulted (it may be mid-change).
+        guard !owners.isEmpty else { return }
         var presence: [AnyHashableSendable: Bool] = [:]
         var absent: [AnyHashableSendable] = []
         for (key, owner) in owners {
-            guard machine.slotIndex[key] != nil else {
+            if !isBusy, machine.slotIndex[key] == nil {
                 absent.append(key)
                 continue
             }
@@ -551,6 +565,8 @@ internal final class EffectEngine<Action: Sendable>: EffectInterpreter {
             machine.complete(key: key, generation: generation, using: self)
         case .timerFired(let key, let generation, let purpose):
             machine.timerFired(key: key, generation: generation, purpose: purpose, now: clock.now(), using: self)
+        case .post(let action, let depth):
+            posting.letter(action, depth)
         }
     }
 

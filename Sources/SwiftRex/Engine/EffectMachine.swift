@@ -293,8 +293,10 @@ internal struct EffectMachine<Payload> {
             replaceRun(slot, with: .idle)
         }
         // Saturating sums: a user's duration never traps, however large.
-        var preWait = scheduling.delay ?? .zero
-        if case .debounce(let window)? = scheduling.coalesce { preWait = preWait.saturatingAdding(window) }
+        // A non-positive delay or window counts as none: each is clamped at zero before the sum,
+        // so a negative delay never shortens a debounce (nor a negative window a delay).
+        var preWait = max(scheduling.delay ?? .zero, .zero)
+        if case .debounce(let window)? = scheduling.coalesce { preWait = preWait.saturatingAdding(max(window, .zero)) }
         let generation = nextGeneration()
         if preWait > .zero {
             replaceRun(slot, with: .starting(generation))

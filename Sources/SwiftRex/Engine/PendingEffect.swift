@@ -71,7 +71,10 @@ internal func readable(_ duration: Duration) -> String {
     let magnitude = abs(nanoseconds)
     func format(_ value: Double, _ unit: String) -> String {
         let rounded = (value * 100).rounded() / 100
-        let text = rounded == rounded.rounded() ? String(Int(rounded)) : String(rounded)
+        // Whole values print without a fraction; `Int(_:)` is only asked for one it can hold
+        // (a saturated duration is about 9.2e18 s, beyond `Int.max`).
+        let isWhole = rounded == rounded.rounded() && abs(rounded) < 9e15
+        let text = isWhole ? String(Int(rounded)) : String(rounded)
         return "\(text) \(unit)"
     }
     if magnitude >= 1e9 { return format(nanoseconds / 1e9, "s") }

@@ -80,6 +80,12 @@ public struct AnyHashableSendable: Hashable, @unchecked Sendable, CustomStringCo
             direct = .string(value)
             return
         }
+        if let value = base as? String, let hash = KeyMixing.hash(ofASCIIEquivalent: value, type: type) {
+            // Equal (canonically equivalent) to a short ASCII string: hashed as that string is.
+            cachedHash = hash
+            direct = .string(value)
+            return
+        }
         var hasher = Hasher()
         hasher.combine(type)
         if let value = base as? String {
@@ -204,9 +210,10 @@ internal enum KeyMixing {
     }
 
     /// The hash of a string of at most 15 ASCII bytes, from its bytes and length; `nil` for any
-    /// other string, which `Hasher` hashes. ASCII only: two such strings are equal exactly when
-    /// their bytes are (`String` equality is Unicode canonical equivalence, which other bytes
-    /// can satisfy with different bytes).
+    /// other string. ASCII only: two such strings are equal exactly when their bytes are
+    /// (`String` equality is Unicode canonical equivalence, which other bytes can satisfy with
+    /// different bytes). A non-ASCII string equal to such a string goes through
+    /// ``hash(ofASCIIEquivalent:type:)``; every other string through `Hasher`.
     @inlinable
     static func hash(ofShortASCII string: String, type: ObjectIdentifier) -> Int? {
         // Every string is read through the same path whatever its storage (one not stored
@@ -217,6 +224,33 @@ internal enum KeyMixing {
         }()
         guard let words else { return nil }
         return hash(words.0, words.1, type: type)
+    }
+
+    /// The hash of a non-ASCII string canonically equivalent to a string of at most 15 ASCII
+    /// bytes (the same value as that string's), or `nil`. A string equals an ASCII string exactly
+    /// when its canonical decomposition is that ASCII string, and decomposition works scalar by
+    /// scalar: only three non-ASCII scalars decompose to ASCII, each to one byte (U+037E GREEK
+    /// QUESTION MARK to `;`, U+1FEF GREEK VARIA to a backtick, U+212A KELVIN SIGN to `K`). So the
+    /// string is read scalar by scalar, those three replaced, and given up at the first other
+    /// non-ASCII scalar or the 16th byte. Only strings `hash(ofShortASCII:type:)` refused get here.
+    @usableFromInline
+    static func hash(ofASCIIEquivalent string: String, type: ObjectIdentifier) -> Int? {
+        var words: (UInt64, UInt64) = (0, 0)
+        var count = 0
+        for scalar in string.unicodeScalars {
+            let byte: UInt8
+            switch scalar.value {
+            case 0..<0x80: byte = UInt8(scalar.value)
+            case 0x037E: byte = UInt8(ascii: ";")
+            case 0x1FEF: byte = UInt8(ascii: "`")
+            case 0x212A: byte = UInt8(ascii: "K")
+            default: return nil
+            }
+            guard count < 15 else { return nil }
+            withUnsafeMutableBytes(of: &words) { $0[count] = byte }
+            count += 1
+        }
+        return hash(words.0, words.1 | UInt64(count) << 56, type: type)
     }
 
     /// The bytes of a UTF-8 string of at most 15 bytes in two words (zero-filled), its length in

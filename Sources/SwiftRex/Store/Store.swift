@@ -676,9 +676,15 @@ public final class Store<Action: Sendable, State: Sendable, Environment: Sendabl
 
     /// Posts an effect action from the main actor into the mailbox (the first post of a burst
     /// schedules its drain), moving it in: a copy would retain what it holds (its source's
-    /// strings) and release it again.
+    /// strings) and release it again. While the engine holds deferred operations (effect code
+    /// dispatching from inside one), the post waits behind them, so the effect's components keep
+    /// their order.
     @inlinable
     internal func postEffectAction(_ action: consuming DispatchedAction<Action>, depth: Int) {
+        if engine.hasDeferred {
+            engine.deferPost(action, depth: depth)
+            return
+        }
         mailbox.post(.letter(Letter(action: action, depth: depth)))
     }
 
