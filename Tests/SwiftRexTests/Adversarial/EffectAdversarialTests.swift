@@ -27,13 +27,16 @@ final class AdversarialSendBox<Action: Sendable>: Sendable {
 
 /// Waits until `condition` holds, yielding the main actor (and, after a while, sleeping a
 /// millisecond between checks so worker threads of a loaded machine get to run). Bounded: a
-/// condition that never holds returns `false` after 10 s. Not a timing assertion.
+/// condition that never holds returns `false` once both 10 s and 2,000 turns have passed. Not a
+/// timing assertion. The turns matter: the whole suite shares the main actor, and behind its
+/// backlog a single `Task.yield()` was measured to take 10–12 s in a full run, so a bound in
+/// time alone gave up after two looks, before the work it waited for had had its first turn.
 @MainActor
 func adversarialWait(_ condition: () -> Bool) async -> Bool {
     let deadline = ContinuousClock.now.advanced(by: .seconds(10))
     var turns = 0
     while !condition() {
-        if ContinuousClock.now >= deadline { return false }
+        if turns >= 2_000, ContinuousClock.now >= deadline { return false }
         turns += 1
         if turns < 200 { await Task.yield() } else { try? await Task.sleep(for: .milliseconds(1)) }
     }
