@@ -1,5 +1,12 @@
 #include "CValgrind.h"
 
+#include <poll.h>
+#include <pthread.h>
+#include <sys/eventfd.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <stdint.h>
+
 #if defined(__has_include)
 #if __has_include(<valgrind/callgrind.h>)
 #include <valgrind/callgrind.h>
@@ -22,3 +29,103 @@ void swiftrex_lab_callgrind_stop_instrumentation(void) {}
 void swiftrex_lab_callgrind_zero_stats(void) {}
 void swiftrex_lab_callgrind_dump_stats(const char *reason) { (void)reason; }
 #endif
+
+// The instruction pass's executor: see `swiftrex_lab_jobs_run_on_main_thread` in CValgrind.h.
+//
+// The hooks, `swift_job_run` and `swift_task_getMainExecutor` are exported by the Swift runtime
+// (libswift_Concurrency; declared in its ConcurrencyHooks.def and Concurrency.h, not in a public
+// header) and use the Swift calling convention. A job is a heap object whose two words after the
+// object header are reserved for the executor that holds it: the queue links through the first.
+#define SWIFTREX_LAB_SWIFTCC __attribute__((swiftcall))
+
+typedef struct {
+    void *identity;
+    uintptr_t implementation;
+} swiftrex_lab_serial_executor;
+
+typedef SWIFTREX_LAB_SWIFTCC void (*swiftrex_lab_enqueue_original)(void *job);
+typedef SWIFTREX_LAB_SWIFTCC void (*swiftrex_lab_drain_original)(void);
+
+extern SWIFTREX_LAB_SWIFTCC void (*swift_task_enqueueGlobal_hook)(void *job, swiftrex_lab_enqueue_original original);
+extern SWIFTREX_LAB_SWIFTCC void (*swift_task_enqueueMainExecutor_hook)(void *job, swiftrex_lab_enqueue_original original);
+extern SWIFTREX_LAB_SWIFTCC void (*swift_task_asyncMainDrainQueue_hook)(swiftrex_lab_drain_original original, void *override);
+extern SWIFTREX_LAB_SWIFTCC void swift_job_run(void *job, swiftrex_lab_serial_executor executor);
+extern SWIFTREX_LAB_SWIFTCC swiftrex_lab_serial_executor swift_task_getMainExecutor(void);
+
+// libdispatch's run-loop interface to the main queue (what Foundation's RunLoop drains it with):
+// the main actor's executor may hand a job straight to the main queue, bypassing the hook.
+extern void *_dispatch_get_main_queue_handle_4CF(void);
+extern void _dispatch_main_queue_callback_4CF(void *message);
+
+static int swiftrex_lab_serial = 0;
+static pthread_mutex_t swiftrex_lab_jobs_lock = PTHREAD_MUTEX_INITIALIZER;
+static void *swiftrex_lab_jobs_head = NULL;
+static void *swiftrex_lab_jobs_tail = NULL;
+
+static void **swiftrex_lab_job_link(void *job) { return (void **)((char *)job + 2 * sizeof(void *)); }
+
+static SWIFTREX_LAB_SWIFTCC void swiftrex_lab_enqueue(void *job, swiftrex_lab_enqueue_original original) {
+    (void)original;
+    *swiftrex_lab_job_link(job) = NULL;
+    pthread_mutex_lock(&swiftrex_lab_jobs_lock);
+    if (swiftrex_lab_jobs_tail) {
+        *swiftrex_lab_job_link(swiftrex_lab_jobs_tail) = job;
+    } else {
+        swiftrex_lab_jobs_head = job;
+    }
+    swiftrex_lab_jobs_tail = job;
+    pthread_mutex_unlock(&swiftrex_lab_jobs_lock);
+}
+
+static void *swiftrex_lab_dequeue(void) {
+    pthread_mutex_lock(&swiftrex_lab_jobs_lock);
+    void *job = swiftrex_lab_jobs_head;
+    if (job) {
+        swiftrex_lab_jobs_head = *swiftrex_lab_job_link(job);
+        if (!swiftrex_lab_jobs_head) swiftrex_lab_jobs_tail = NULL;
+    }
+    pthread_mutex_unlock(&swiftrex_lab_jobs_lock);
+    return job;
+}
+
+// Runs on the main thread in place of the runtime's drain (which calls `dispatch_main`) and never
+// returns: the pass ends with `exit`.
+static SWIFTREX_LAB_SWIFTCC void swiftrex_lab_drain(swiftrex_lab_drain_original original, void *override) {
+    (void)original;
+    (void)override;
+    swiftrex_lab_serial_executor main_executor = swift_task_getMainExecutor();
+    int main_queue = (int)(intptr_t)_dispatch_get_main_queue_handle_4CF();
+    for (;;) {
+        void *job = swiftrex_lab_dequeue();
+        if (job) {
+            swift_job_run(job, main_executor);
+            continue;
+        }
+        struct pollfd pending = { .fd = main_queue, .events = POLLIN, .revents = 0 };
+        if (main_queue >= 0 && poll(&pending, 1, 0) > 0) {
+            eventfd_t ignored;
+            (void)eventfd_read(main_queue, &ignored);
+            _dispatch_main_queue_callback_4CF(NULL);
+            continue;
+        }
+        {
+            fputs("swiftrex-lab: instruction pass: no job is left to run, yet the program has not ended "
+                  "(an operation waits for a timer or another thread, which the pass cannot count)\n", stderr);
+            exit(70);
+        }
+    }
+}
+
+__attribute__((constructor)) static void swiftrex_lab_install_serial_executor(void) {
+#ifdef SWIFTREX_LAB_HAS_CALLGRIND
+    if (!RUNNING_ON_VALGRIND) return;
+    const char *output = getenv("SWIFTREX_LAB_CALLGRIND_OUT");
+    if (!output || !*output) return;
+    swift_task_enqueueGlobal_hook = swiftrex_lab_enqueue;
+    swift_task_enqueueMainExecutor_hook = swiftrex_lab_enqueue;
+    swift_task_asyncMainDrainQueue_hook = swiftrex_lab_drain;
+    swiftrex_lab_serial = 1;
+#endif
+}
+
+int swiftrex_lab_jobs_run_on_main_thread(void) { return swiftrex_lab_serial; }

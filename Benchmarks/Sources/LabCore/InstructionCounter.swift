@@ -10,6 +10,9 @@ public enum InstructionCounterError: Error, CustomStringConvertible, Equatable {
     case clientRequestsMissing
     /// `count-instructions` was started outside valgrind.
     case notUnderValgrind
+    /// The pass's executor hooks (every job on the main thread) are not installed: the process
+    /// was started without `SWIFTREX_LAB_CALLGRIND_OUT` in its environment.
+    case jobsNotOnMainThread
     /// A callgrind output file is missing or has no `totals:` line.
     case unreadableOutput(path: String, problem: String)
     /// valgrind (or the pass it ran) failed.
@@ -24,6 +27,8 @@ public enum InstructionCounterError: Error, CustomStringConvertible, Equatable {
             return "this lab was built without valgrind's client-request header (valgrind/callgrind.h): install valgrind, then rebuild the lab (swift build -c release --package-path Benchmarks), or run with --no-instructions."
         case .notUnderValgrind:
             return "count-instructions runs under valgrind's callgrind (swiftrex-lab run starts it); it was started without valgrind."
+        case .jobsNotOnMainThread:
+            return "count-instructions needs its executor hooks (every job run on the main thread), installed at startup only when SWIFTREX_LAB_CALLGRIND_OUT is set under valgrind (swiftrex-lab run sets it)."
         case let .unreadableOutput(path, problem):
             return "callgrind output '\(path)' is unusable: \(problem)"
         case let .passFailed(status, log):
@@ -77,16 +82,23 @@ public final class CallgrindSession {
     public init(outputBase: String) throws {
         guard swiftrex_lab_callgrind_compiled_in() != 0 else { throw InstructionCounterError.clientRequestsMissing }
         guard swiftrex_lab_running_on_valgrind() != 0 else { throw InstructionCounterError.notUnderValgrind }
+        // Installed before `main` when the output variable is set (see CValgrind.h): without it the
+        // first asynchronous scenario would start a worker thread, and valgrind would crash.
+        guard swiftrex_lab_jobs_run_on_main_thread() != 0 else { throw InstructionCounterError.jobsNotOnMainThread }
         self.outputBase = outputBase
     }
 
     /// Instructions per operation of `body` and the N they were differenced over: a warm-up, then
     /// (instrumented) a one-iteration probe that sets N unless `iterations` fixes it, and counts
     /// over N and 2N iterations, differenced.
-    public func instructionsPerOperation(label: String, iterations fixed: Int?, _ body: Measured) async throws -> (perOp: Double, iterations: Int) {
+    ///
+    /// `settle` (``ScenarioBody/settle``) is awaited after the warm-up and after each counted run,
+    /// outside the counts.
+    public func instructionsPerOperation(label: String, iterations fixed: Int?, settle: (@MainActor () async -> Void)? = nil, _ body: Measured) async throws -> (perOp: Double, iterations: Int) {
         // A warm-up over 64 iterations, uninstrumented: the loops cycle through their inputs (64
         // actions, 64 projections), and a first visit may do one-time work the counts must not see.
         await body(Self.warmUpIterations)
+        await settle?()
         // Instrumentation only around the counted runs: setups and warm-ups run at valgrind's
         // uninstrumented speed. (Left on for the whole pass, the pass is 2.5× slower and its
         // differenced figures stop repeating.)
@@ -97,10 +109,13 @@ public final class CallgrindSession {
             iterations = fixed
         } else {
             let probe = try await count(label: "\(label) probe") { await body(1) }
+            await settle?()
             iterations = Self.iterations(probe: probe)
         }
         let single = try await count(label: "\(label) x\(iterations)") { await body(iterations) }
+        await settle?()
         let double = try await count(label: "\(label) x\(2 * iterations)") { await body(2 * iterations) }
+        await settle?()
         return ((Double(double) - Double(single)) / Double(iterations), iterations)
     }
 

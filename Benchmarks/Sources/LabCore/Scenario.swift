@@ -31,10 +31,8 @@ public struct ScenarioBody {
     /// call and outside what is measured, so the timed sample and the allocation reading cover
     /// the call alone and the next sample does not run beside that work.
     ///
-    /// The instruction pass never awaits it: valgrind cannot follow the Swift runtime onto a
-    /// second thread (it crashes when the global executor starts its first worker thread). What
-    /// the counted calls leave waits on the main actor, which the pass never yields, until the
-    /// process ends; an operation whose work starts on another thread at once cannot be counted.
+    /// The instruction pass awaits it too, after each counted run and outside the count (there
+    /// every job runs on the main thread: see ``InstructionCounting/serialized(iterations:)``).
     /// Paired ratios refuse a body that has one.
     public var settle: (@MainActor () async -> Void)?
 
@@ -60,10 +58,29 @@ public enum InstructionCounting: Sendable, Equatable {
     case counted(iterations: Int? = nil, maxSize: Int? = nil)
     /// Not counted, for the reason given (an operation too costly to run under valgrind).
     case skipped(reason: String)
-    /// Asynchronous work (effects, `Task.yield`): not counted, since the count would depend on how
-    /// the main actor's turns interleave; and its allocation figures carry a scheduling tolerance
+    /// Asynchronous work (effects, `Task.yield`) that is not counted: it waits for another thread
+    /// or a timer, which the instruction pass cannot run, or takes too long under valgrind. Its
+    /// allocation figures carry a scheduling tolerance
     /// (``Scenario/asynchronousAllocationTolerance(_:)``), recorded with them.
     case asynchronous
+    /// Asynchronous work counted as the main thread runs it, differencing `iterations` and twice
+    /// as many (nil: chosen by a probe). In the instruction pass every job, the main actor's and
+    /// the global executor's alike, runs on the main thread in the order it was enqueued (the
+    /// lab's C shim installs the runtime's executor hooks before `main`; valgrind cannot follow a
+    /// second thread), so the count covers the whole operation, its hops and tasks included, and
+    /// repeats from run to run; a worker thread's wake-ups are not in it. Its allocation figures
+    /// carry the same scheduling tolerance as ``asynchronous``'s: a normal run still spreads the
+    /// work over threads.
+    case serialized(iterations: Int? = nil)
+
+    /// Whether the scenario's work is asynchronous (its allocation figures carry a tolerance and
+    /// its bytes are advisory).
+    public var isAsynchronous: Bool {
+        switch self {
+        case .asynchronous, .serialized: return true
+        case .counted, .skipped: return false
+        }
+    }
 
     /// Counted with the default iterations.
     public static let `default` = InstructionCounting.counted()
@@ -73,6 +90,7 @@ public enum InstructionCounting: Sendable, Equatable {
     public func countedSizes(_ sizes: [Int]?) -> [Int]? {
         switch self {
         case .skipped, .asynchronous: return []
+        case .serialized: return InstructionCounting.default.countedSizes(sizes)
         case let .counted(_, maxSize):
             guard let sizes else { return nil }
             let eligible = sizes.filter { maxSize == nil || $0 <= maxSize! }.sorted()
@@ -130,13 +148,14 @@ public struct Scenario {
     }
 
     /// An unsized scenario whose setup returns the measured closure.
-    public init(name: String, isBaseline: Bool = false, allocationIterations: Int? = nil, allocationTolerance: Double = 0, minimumIterations: Int = 1, instructions: InstructionCounting = .default, setup: @escaping @MainActor () -> Measured) {
+    public init(name: String, isBaseline: Bool = false, allocationIterations: Int? = nil, allocationTolerance: Double = 0, minimumIterations: Int = 1, instructionTolerance: Double = 0, instructions: InstructionCounting = .default, setup: @escaping @MainActor () -> Measured) {
         self.name = name
         self.sizes = nil
         self.isBaseline = isBaseline
         self.allocationIterations = allocationIterations
         self.allocationTolerance = allocationTolerance
         self.minimumIterations = minimumIterations
+        self.instructionTolerance = instructionTolerance
         self.instructions = instructions
         self.setup = { _ in ScenarioBody(run: setup()) }
     }
@@ -168,7 +187,7 @@ public struct Scenario {
     /// ``asynchronousAllocationTolerance(_:)``, its allocations widened to the scenario's own
     /// ``allocationTolerance`` when that is larger; nil when the figures are exact.
     public func tolerance(allocationsPerOp: Double, bytesPerOp: Double) -> (allocations: Double, bytes: Double)? {
-        guard instructions == .asynchronous || allocationTolerance > 0 else { return nil }
+        guard instructions.isAsynchronous || allocationTolerance > 0 else { return nil }
         let tolerance = Scenario.asynchronousAllocationTolerance((allocationsPerOp, bytesPerOp))
         return (max(tolerance.allocations, allocationTolerance), tolerance.bytes)
     }
@@ -183,7 +202,7 @@ public struct Scenario {
     public func countsInstructions(size: Int?) -> Bool {
         switch instructions {
         case .skipped, .asynchronous: return false
-        case .counted: break
+        case .counted, .serialized: break
         }
         guard let size else { return true }
         return instructions.countedSizes(sizes)?.contains(size) ?? true
@@ -192,8 +211,10 @@ public struct Scenario {
     /// The iteration count the instruction pass differences (with twice as many) when the
     /// scenario fixes one; nil lets the pass choose it from a one-iteration probe.
     public var fixedInstructionIterations: Int? {
-        if case let .counted(iterations?, _) = instructions { return max(1, iterations) }
-        return nil
+        switch instructions {
+        case let .counted(iterations?, _), let .serialized(iterations?): return max(1, iterations)
+        default: return nil
+        }
     }
 }
 
@@ -261,7 +282,7 @@ public struct Runner {
             allocationTolerance: tolerance?.allocations,
             bytesTolerance: tolerance?.bytes,
             instructionTolerance: scenario.instructionTolerance > 0 ? scenario.instructionTolerance : nil,
-            bytesAdvisory: scenario.instructions == .asynchronous ? true : nil,
+            bytesAdvisory: scenario.instructions.isAsynchronous ? true : nil,
             stackBytes: stack?.highWater,
             stackMarkBytes: stack?.markBytes,
             residentBytes: ProcessMemory.residentBytes()

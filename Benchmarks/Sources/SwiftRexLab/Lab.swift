@@ -164,7 +164,7 @@ struct SwiftRexLab {
             let key = RecordKey(name: scenario.name, size: size)
             let body = scenario.setup(size)
             do {
-                let (perOp, iterations) = try await session.instructionsPerOperation(label: key.description, iterations: scenario.fixedInstructionIterations, body.run)
+                let (perOp, iterations) = try await session.instructionsPerOperation(label: key.description, iterations: scenario.fixedInstructionIterations, settle: body.settle, body.run)
                 measurements.append(InstructionMeasurement(name: scenario.name, size: size, instructionsPerOp: max(0, perOp), iterations: iterations))
                 let position = String(index + 1).leftPaddedForLab(to: width) + "/\(jobs.count)"
                 print("[\(position)] \(key): \(format(perOp)) instructions/op (N = \(iterations))")

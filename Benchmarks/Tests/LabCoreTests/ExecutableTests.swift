@@ -95,4 +95,23 @@ struct ExecutableRunTests {
         }
         #expect(figures[0] > 0 && figures[0] == figures[1], "\(figures)")
     }
+
+    @Test("under valgrind an asynchronous round trip is counted on the main thread, the same figure twice",
+          .enabled(if: InstructionPass.valgrindVersion() != nil, "valgrind is not installed"))
+    func countsAsynchronousInstructions() throws {
+        // `effects.roundtrip.taskPerAction` starts a Task per action and awaits the last answer:
+        // the pass runs every job on the main thread, so it neither crashes valgrind nor waits
+        // forever, and the count repeats.
+        var figures: [Double] = []
+        for _ in 0..<2 {
+            let directory = try temporaryDirectory()
+            let result = try runLab(["--quick", "--filter", "effects.roundtrip.taskPerAction.single", "--output", directory])
+            #expect(result.status == 0, "\(result.output)")
+            let file = try ResultsIO.load(path: directory + "/latest.json", role: "current")
+            let record = try #require(file.record("effects.roundtrip.taskPerAction.single"))
+            figures.append(try #require(record.instructionsPerOp))
+        }
+        // A Task created, enqueued and run, and two dispatches: thousands of instructions.
+        #expect(figures[0] > 1_000 && figures[0] == figures[1], "\(figures)")
+    }
 }

@@ -103,6 +103,10 @@ struct ReportsTests {
         let asynchronous = Scenario(name: "w", instructions: .asynchronous) { { _ in } }
         #expect(!asynchronous.countsInstructions(size: nil))
         #expect(InstructionCounting.asynchronous.countedSizes([1, 2]) == [])
+        let serialized = Scenario(name: "v", instructions: .serialized(iterations: 16)) { { _ in } }
+        #expect(serialized.countsInstructions(size: nil) && serialized.fixedInstructionIterations == 16)
+        #expect(InstructionCounting.serialized().isAsynchronous && InstructionCounting.asynchronous.isAsynchronous)
+        #expect(!InstructionCounting.default.isAsynchronous && !InstructionCounting.skipped(reason: "").isAsynchronous)
         let probed = Scenario(name: "z", sizes: [1], allocationIterations: 4) { _ in { _ in } }
         #expect(probed.fixedInstructionIterations == nil)
         // A probe sets N: the largest power of two up to 256 whose run stays within 4 Mi instructions.

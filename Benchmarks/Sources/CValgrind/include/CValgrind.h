@@ -18,4 +18,18 @@ void swiftrex_lab_callgrind_zero_stats(void);
 /// Writes callgrind's counters since the last zero or dump to the next numbered output file,
 /// with `reason` as its trigger, and zeroes them.
 void swiftrex_lab_callgrind_dump_stats(const char *reason);
+
+/// 1 when this process is the lab's instruction pass and runs every Swift job on its main thread,
+/// else 0.
+///
+/// valgrind 3.19 crashes as soon as a process starts a second thread, and the Swift runtime starts
+/// one the first time a job goes to the global executor, or when the main task first suspends
+/// (libdispatch then hands the main queue to a worker thread). So when the process runs under
+/// valgrind with the pass's output variable set, a constructor installs the runtime's executor
+/// hooks before `main` runs: jobs for the main executor and for the global executor go into one
+/// first-in-first-out queue, and the main thread runs them one after the other. An asynchronous
+/// operation then interleaves the same way in every run, and its instructions can be counted.
+/// Jobs enqueued with a delay or a deadline (sleeps) still go to the runtime: the pass stops with
+/// a message if it ever waits for one (the queue ran dry).
+int swiftrex_lab_jobs_run_on_main_thread(void);
 #endif
