@@ -64,27 +64,44 @@ static void *swiftrex_lab_jobs_tail = NULL;
 
 static void **swiftrex_lab_job_link(void *job) { return (void **)((char *)job + 2 * sizeof(void *)); }
 
-static SWIFTREX_LAB_SWIFTCC void swiftrex_lab_enqueue(void *job, swiftrex_lab_enqueue_original original) {
-    (void)original;
+// Each queued job remembers the executor it was enqueued on, in the low bit of its link (a job is
+// a heap object, aligned to at least 16 bytes): a global job runs as the generic executor's, a
+// main job as the main executor's. Run as the main executor's, a global job's nonisolated async
+// code would find itself on the wrong executor and hop again (one extra job per hop).
+static void swiftrex_lab_push(void *job, uintptr_t on_main) {
     *swiftrex_lab_job_link(job) = NULL;
+    void *tagged = (void *)((uintptr_t)job | on_main);
     pthread_mutex_lock(&swiftrex_lab_jobs_lock);
     if (swiftrex_lab_jobs_tail) {
-        *swiftrex_lab_job_link(swiftrex_lab_jobs_tail) = job;
+        *swiftrex_lab_job_link(swiftrex_lab_jobs_tail) = tagged;
     } else {
-        swiftrex_lab_jobs_head = job;
+        swiftrex_lab_jobs_head = tagged;
     }
     swiftrex_lab_jobs_tail = job;
     pthread_mutex_unlock(&swiftrex_lab_jobs_lock);
 }
 
-static void *swiftrex_lab_dequeue(void) {
+static SWIFTREX_LAB_SWIFTCC void swiftrex_lab_enqueue_global(void *job, swiftrex_lab_enqueue_original original) {
+    (void)original;
+    swiftrex_lab_push(job, 0);
+}
+
+static SWIFTREX_LAB_SWIFTCC void swiftrex_lab_enqueue_main(void *job, swiftrex_lab_enqueue_original original) {
+    (void)original;
+    swiftrex_lab_push(job, 1);
+}
+
+// The next job (its executor's bit cleared), and whether it was enqueued on the main executor.
+static void *swiftrex_lab_dequeue(int *on_main) {
     pthread_mutex_lock(&swiftrex_lab_jobs_lock);
-    void *job = swiftrex_lab_jobs_head;
+    uintptr_t tagged = (uintptr_t)swiftrex_lab_jobs_head;
+    void *job = (void *)(tagged & ~(uintptr_t)1);
     if (job) {
         swiftrex_lab_jobs_head = *swiftrex_lab_job_link(job);
         if (!swiftrex_lab_jobs_head) swiftrex_lab_jobs_tail = NULL;
     }
     pthread_mutex_unlock(&swiftrex_lab_jobs_lock);
+    *on_main = (int)(tagged & 1);
     return job;
 }
 
@@ -94,11 +111,13 @@ static SWIFTREX_LAB_SWIFTCC void swiftrex_lab_drain(swiftrex_lab_drain_original 
     (void)original;
     (void)override;
     swiftrex_lab_serial_executor main_executor = swift_task_getMainExecutor();
+    swiftrex_lab_serial_executor generic_executor = { NULL, 0 };
     int main_queue = (int)(intptr_t)_dispatch_get_main_queue_handle_4CF();
     for (;;) {
-        void *job = swiftrex_lab_dequeue();
+        int on_main = 0;
+        void *job = swiftrex_lab_dequeue(&on_main);
         if (job) {
-            swift_job_run(job, main_executor);
+            swift_job_run(job, on_main ? main_executor : generic_executor);
             continue;
         }
         struct pollfd pending = { .fd = main_queue, .events = POLLIN, .revents = 0 };
@@ -121,8 +140,8 @@ __attribute__((constructor)) static void swiftrex_lab_install_serial_executor(vo
     if (!RUNNING_ON_VALGRIND) return;
     const char *output = getenv("SWIFTREX_LAB_CALLGRIND_OUT");
     if (!output || !*output) return;
-    swift_task_enqueueGlobal_hook = swiftrex_lab_enqueue;
-    swift_task_enqueueMainExecutor_hook = swiftrex_lab_enqueue;
+    swift_task_enqueueGlobal_hook = swiftrex_lab_enqueue_global;
+    swift_task_enqueueMainExecutor_hook = swiftrex_lab_enqueue_main;
     swift_task_asyncMainDrainQueue_hook = swiftrex_lab_drain;
     swiftrex_lab_serial = 1;
 #endif
