@@ -177,6 +177,10 @@ internal final class EffectTaskRun<Action: Sendable>: EffectSendTarget<Action>, 
     /// (a replaced keyed search), only the run's flag is set, and its job returns without the
     /// body. Both sides run on the main actor, so the flag needs no synchronisation.
     @exclusivity(unchecked) @usableFromInline nonisolated(unsafe) var mayRunBody = true
+    /// The neighbours of an anonymous run in its Store's ``AnonymousTaskRuns`` (unretained; only
+    /// touched under that list's lock, and only while the run is linked).
+    @exclusivity(unchecked) @usableFromInline nonisolated(unsafe) unowned(unsafe) var previous: EffectTaskRun?
+    @exclusivity(unchecked) @usableFromInline nonisolated(unsafe) unowned(unsafe) var next: EffectTaskRun?
 
     @inlinable
     init(work: TaskWork<Action>, posting: MailboxPosting<Action>, depth: Int, key: AnyHashableSendable?, generation: UInt64) {
@@ -221,10 +225,14 @@ internal final class EffectTaskRun<Action: Sendable>: EffectSendTarget<Action>, 
 
     @inlinable
     func execute() async {
-        guard isRunning else { return }
-        await work.body(Send(target: self))
-        // Only a registered run is posted: the anonymous table prunes ended runs itself.
-        if finish(), key != nil { posting.finished(self) }
+        if isRunning {
+            await work.body(Send(target: self))
+            // Only a registered run is posted: an anonymous one leaves its list below.
+            if finish(), key != nil { posting.finished(self) }
+        }
+        // On this thread, as the task ends: the main actor neither pays for nor waits for the
+        // run's release (and its task's) when the next one starts.
+        if key == nil { posting.anonymousRuns.unlink(self) }
     }
 
     override func deliver(_ action: Action) {
@@ -236,6 +244,71 @@ internal final class EffectTaskRun<Action: Sendable>: EffectSendTarget<Action>, 
     @usableFromInline
     func cancelRun() {
         if cancel(), mayRunBody { task?.cancel() }
+    }
+}
+
+/// A Store's anonymous `Effect.task` runs whose task has not ended, linked through the runs
+/// themselves: linked on the main actor when they start (before their task exists), each unlinks
+/// itself from its task's thread as the task ends, and the Store's teardown cancels those still
+/// linked. Starting a run costs one lock and three pointer writes, with no table to grow or prune
+/// on the main actor, and the run is released where its task ends. The links do not retain: a
+/// linked run is kept alive by its task, which unlinks it (under the lock) before letting go.
+@usableFromInline
+internal final class AnonymousTaskRuns<Action: Sendable>: @unchecked Sendable {
+    // `@unchecked`: `head` and every linked run's `previous` and `next` are only touched while
+    // `lock` is held.
+    @usableFromInline let lock = _MutexHandle()
+    @exclusivity(unchecked) @usableFromInline unowned(unsafe) var head: EffectTaskRun<Action>?
+
+    @usableFromInline
+    init() {}
+
+    /// Links a run that is about to start its task (main actor).
+    @inlinable
+    func link(_ run: EffectTaskRun<Action>) {
+        lock.unsafeLock()
+        run.next = head
+        head?.previous = run
+        head = run
+        lock.unsafeUnlock()
+    }
+
+    /// Unlinks a run whose task is ending (any thread; once per linked run).
+    @inlinable
+    func unlink(_ run: EffectTaskRun<Action>) {
+        lock.unsafeLock()
+        if let previous = run.previous { previous.next = run.next } else { head = run.next }
+        run.next?.previous = run.previous
+        run.previous = nil
+        run.next = nil
+        lock.unsafeUnlock()
+    }
+
+    /// The runs linked now, retained: what the caller does with them (cancelling them, which may
+    /// run cancellation handlers) happens outside the lock.
+    func linked() -> [EffectTaskRun<Action>] {
+        var runs: [EffectTaskRun<Action>] = []
+        lock.unsafeLock()
+        var cursor = head
+        while let run = cursor {
+            runs.append(run)
+            cursor = run.next
+        }
+        lock.unsafeUnlock()
+        return runs
+    }
+
+    /// How many linked runs are still running (neither cancelled nor finished).
+    var runningCount: Int {
+        var count = 0
+        lock.unsafeLock()
+        var cursor = head
+        while let run = cursor {
+            if run.isRunning { count += 1 }
+            cursor = run.next
+        }
+        lock.unsafeUnlock()
+        return count
     }
 }
 

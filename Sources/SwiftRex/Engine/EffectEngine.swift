@@ -20,8 +20,8 @@ internal struct EnginePayload<Action: Sendable>: Sendable {
 /// Completions of registered runs come back through the same mailbox, after the actions they
 /// follow: an ended run is posted as an entry, and the Store hands it to ``finished(_:)`` on the
 /// main actor — no extra task per completion. Anonymous `Effect.task`s that start at once skip the
-/// keyed registry and post nothing when they end: they live in a table of runs, pruned of ended
-/// runs as it grows, and are cancelled at teardown.
+/// keyed registry and post nothing when they end: they are linked into a list when they start,
+/// leave it from their own thread when their task ends, and are cancelled at teardown.
 ///
 /// ``cancelAll()`` (the Store's teardown) cancels each run, timer and channel exactly once.
 @MainActor
@@ -36,11 +36,9 @@ internal final class EffectEngine<Action: Sendable>: EffectInterpreter {
     @usableFromInline let clock: EngineClock
     /// Where emitted actions (and ended runs) go; callable from any thread.
     @usableFromInline let posting: MailboxPosting<Action>
-    /// Anonymous `Effect.task` runs started at once, outside the machine's registry. A run that
-    /// ended is not posted: it stays here, no longer running, until the next prune.
-    @usableFromInline var anonymousRuns: [EffectTaskRun<Action>] = []
-    /// The table size that triggers the next prune (amortised O(1) per run).
-    @usableFromInline var anonymousPruneThreshold = 64
+    /// Anonymous `Effect.task` runs started at once, outside the machine's registry: linked in
+    /// when they start, each unlinks itself when its task ends (see ``AnonymousTaskRuns``).
+    @usableFromInline var anonymousRuns: AnonymousTaskRuns<Action> { posting.anonymousRuns }
     @exclusivity(unchecked) @usableFromInline var isBusy = false
     private var reconcileBuffer: [ReconcileEntry<Payload>] = []
     /// Work reported while a machine operation runs, performed after it in arrival order.
@@ -129,37 +127,19 @@ internal final class EffectEngine<Action: Sendable>: EffectInterpreter {
     }
 
     /// Starts an anonymous `Effect.task` at once (no id, no delay, no coalescing): one run object
-    /// and its `Task`, kept in a table until it finishes. Its actions carry `depth`. Inlinable, so
-    /// it runs specialised in the Store's phase 4.
+    /// and its `Task`, linked among the anonymous runs until its task ends. Its actions carry
+    /// `depth`. Inlinable, so it runs specialised in the Store's phase 4.
     @inlinable
     func startAnonymousTask(_ work: consuming TaskWork<Action>, depth: Int) {
         // Moved into the run (borrowed, the work was copied: its body and source retained).
         let run = EffectTaskRun(work: consume work, posting: posting, depth: depth, key: nil, generation: 0)
-        if anonymousRuns.count >= anonymousPruneThreshold { pruneAnonymousRuns() }
-        anonymousRuns.append(run)
+        // Linked before its task exists: the run unlinks itself when the task ends.
+        posting.anonymousRuns.link(run)
         run.start()
     }
 
-    /// Drops the anonymous runs that ended; the next prune waits until the table doubles.
-    /// Inlinable and an index loop: `removeAll(where:)` in unspecialised code reads elements
-    /// through the `Collection` witness, whose coroutine allocated a frame per element.
-    @inlinable
-    func pruneAnonymousRuns() {
-        var kept = 0
-        for index in 0..<anonymousRuns.count where anonymousRuns[index].isRunning {
-            if kept != index { anonymousRuns.swapAt(kept, index) }
-            kept += 1
-        }
-        anonymousRuns.removeLast(anonymousRuns.count - kept)
-        anonymousPruneThreshold = max(64, kept * 2)
-    }
-
-    /// The anonymous runs still running (an index loop, for the same reason).
-    private var runningAnonymousCount: Int {
-        var count = 0
-        for index in 0..<anonymousRuns.count where anonymousRuns[index].isRunning { count += 1 }
-        return count
-    }
+    /// The anonymous runs still running.
+    private var runningAnonymousCount: Int { anonymousRuns.runningCount }
 
     /// A registered run posted to the mailbox when it ended (on the main actor, after its
     /// actions): the registry forgets it. A stale run (cancelled, replaced) is ignored.
@@ -460,9 +440,7 @@ internal final class EffectEngine<Action: Sendable>: EffectInterpreter {
 
     /// Cancels everything: runs, timers, channels.
     func cancelAll() {
-        let runs = anonymousRuns
-        anonymousRuns.removeAll()
-        for run in runs { run.cancelRun() }
+        for run in anonymousRuns.linked() { run.cancelRun() }
         perform(.cancelAll)
     }
 
@@ -493,7 +471,7 @@ internal final class EffectEngine<Action: Sendable>: EffectInterpreter {
     /// mid-operation.
     var pendingEffects: [PendingEffect] {
         guard !isBusy else { return [] }
-        let anonymous = anonymousRuns.filter(\.isRunning).map { _ in PendingEffect(id: nil, kind: .running) }
+        let anonymous = [PendingEffect](repeating: PendingEffect(id: nil, kind: .running), count: runningAnonymousCount)
         return anonymous + machine.holdings.map { key, holding in
             let id: AnyHashableSendable? = key.base is AnonymousEffectKey ? nil : key
             switch holding {

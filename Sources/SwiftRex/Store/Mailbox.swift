@@ -114,7 +114,9 @@ internal final class Mailbox<Action: Sendable>: @unchecked Sendable {
 /// lookup for every action they send. One object, shared: an `Effect.task` run holds one
 /// reference to it (as a struct of three closures, each over the mailbox, a run retained the
 /// mailbox three times when it was made and released it three times when it ended, on whichever
-/// threads those were).
+/// threads those were). It also holds the list of the Store's anonymous runs, which a run leaves
+/// when its task ends: through this reference, which the run holds anyway, the list outlives
+/// every run in it, even one that ends after the Store is gone.
 @usableFromInline
 internal final class MailboxPosting<Action: Sendable>: Sendable {
     /// Posts an action with its source and causal depth.
@@ -123,6 +125,8 @@ internal final class MailboxPosting<Action: Sendable>: Sendable {
     @usableFromInline let letter: @Sendable (DispatchedAction<Action>, Int) -> Void
     /// Posts an effect run that ended.
     @usableFromInline let finished: @Sendable (EffectRun) -> Void
+    /// The anonymous `Effect.task` runs whose task has not ended.
+    @usableFromInline let anonymousRuns = AnonymousTaskRuns<Action>()
 
     /// Posting into `mailbox`.
     @inlinable

@@ -1,0 +1,108 @@
+@testable import SwiftRex
+import Synchronization
+import Testing
+
+/// Anonymous `Effect.task` runs (no id, started at once) live in a list linked through the runs:
+/// linked on the main actor when they start, each unlinks itself from its own thread when its task
+/// ends, and the Store's teardown cancels the ones still linked. These tests hold the list to what
+/// the engine promises: ended runs leave it, running ones are pending, teardown cancels each one
+/// once, and a run that ends after its Store is gone still leaves it (ASan and TSan run them too).
+@MainActor
+@Suite("Anonymous Effect.task runs")
+struct AnonymousTaskRunTests {
+    enum Action: Sendable, Equatable { case quick(Int), slow(Int), got(Int) }
+    struct State: Sendable, Equatable { var got: [Int] = [] }
+
+    /// Holds slow bodies until opened (or until their task is cancelled).
+    final class Gate: Sendable {
+        let isOpen = Atomic<Bool>(false)
+    }
+
+    static func behavior(gate: Gate, log: EventLog) -> Behavior<Action, State, Void> {
+        Behavior<Action, State, Void>.reduce { action, state in
+            if case .got(let value) = action { state.got.append(value) }
+        }
+        .produce { action, _ in
+            switch action {
+            case .quick(let value):
+                return Producer { _ in .task { send in send(.got(value)) } }
+            case .slow(let value):
+                return Producer { _ in
+                    .task { send in
+                        await withTaskCancellationHandler {
+                            while !gate.isOpen.load(ordering: .acquiring), !Task.isCancelled {
+                                try? await Task.sleep(for: .milliseconds(1))
+                            }
+                        } onCancel: {
+                            log.append("cancelled \(value)")
+                        }
+                        send(.got(value))
+                    }
+                }
+            case .got:
+                return .doNothing
+            }
+        }
+    }
+
+    @Test func endedRunsLeaveTheListRunningOnesArePendingAndTeardownCancelsEachOnce() async {
+        let gate = Gate()
+        let log = EventLog()
+        weak var weakStore: Store<Action, State, Void>?
+        let runs: AnonymousTaskRuns<Action>
+        do {
+            let store = Store(initial: State(), behavior: Self.behavior(gate: gate, log: log))
+            weakStore = store
+            runs = store.engine.anonymousRuns
+            for value in 0..<50 {
+                store.dispatch(.quick(value))
+                store.dispatch(.slow(100 + value))
+            }
+            // The quick runs answer and leave the list; the slow ones stay, running.
+            #expect(await adversarialWait { store.state.got.count == 50 && runs.linked().count == 50 })
+            #expect(store.state.got.sorted() == Array(0..<50))
+            #expect(store.pendingEffects.count == 50)
+            #expect(store.pendingEffects.allSatisfy { $0.id == nil && $0.kind == .running })
+            #expect(store.registeredEffectCount == 50)
+            #expect(!store.isIdle)
+        }
+        // Releasing the Store cancels each slow run once; each then ends and unlinks itself from
+        // its own thread, after the Store is gone.
+        #expect(await adversarialWait { weakStore == nil && runs.linked().isEmpty })
+        #expect(log.events.sorted() == (100..<150).map { "cancelled \($0)" }.sorted())
+        gate.isOpen.store(true, ordering: .releasing)
+        await adversarialQuiesce()
+        #expect(log.events.count == 50)
+        #expect(runs.linked().isEmpty)
+    }
+
+    @Test func aRunThatEndsAfterItsStoreIsGoneStillLeavesTheList() async {
+        let gate = Gate()
+        let log = EventLog()
+        weak var weakStore: Store<Action, State, Void>?
+        let runs: AnonymousTaskRuns<Action>
+        do {
+            let store = Store(initial: State(), behavior: Self.behavior(gate: gate, log: log))
+            weakStore = store
+            runs = store.engine.anonymousRuns
+            // Dispatched and released in one turn: the runs start, end and unlink on worker
+            // threads while, and after, the Store is torn down.
+            for value in 0..<1_000 { store.dispatch(.quick(value)) }
+        }
+        #expect(await adversarialWait { weakStore == nil && runs.linked().isEmpty })
+    }
+
+    @Test func theCompletedAndTheCancelledAreNeverCountedAsRunning() async {
+        let gate = Gate()
+        let log = EventLog()
+        let store = Store(initial: State(), behavior: Self.behavior(gate: gate, log: log))
+        for value in 0..<10 { store.dispatch(.slow(value)) }
+        #expect(store.pendingEffects.count == 10)
+        #expect(store.engine.anonymousRuns.runningCount == 10)
+        gate.isOpen.store(true, ordering: .releasing)
+        #expect(await adversarialWait { store.state.got.count == 10 && store.isIdle })
+        #expect(store.pendingEffects.isEmpty)
+        #expect(store.engine.anonymousRuns.linked().isEmpty)
+        #expect(log.events.isEmpty)
+    }
+}
