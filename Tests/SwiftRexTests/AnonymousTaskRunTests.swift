@@ -45,13 +45,17 @@ struct AnonymousTaskRunTests {
         }
     }
 
+    static func store(gate: Gate, log: EventLog) -> Store<Action, State, Void> {
+        Store(initial: State(), behavior: behavior(gate: gate, log: log))
+    }
+
     @Test func endedRunsLeaveTheListRunningOnesArePendingAndTeardownCancelsEachOnce() async {
         let gate = Gate()
         let log = EventLog()
         weak var weakStore: Store<Action, State, Void>?
         let runs: AnonymousTaskRuns<Action>
         do {
-            let store = Store(initial: State(), behavior: Self.behavior(gate: gate, log: log))
+            let store = Self.store(gate: gate, log: log)
             weakStore = store
             runs = store.engine.anonymousRuns
             for value in 0..<50 {
@@ -82,7 +86,7 @@ struct AnonymousTaskRunTests {
         weak var weakStore: Store<Action, State, Void>?
         let runs: AnonymousTaskRuns<Action>
         do {
-            let store = Store(initial: State(), behavior: Self.behavior(gate: gate, log: log))
+            let store = Self.store(gate: gate, log: log)
             weakStore = store
             runs = store.engine.anonymousRuns
             // Dispatched and released in one turn: the runs start, end and unlink on worker
@@ -95,7 +99,7 @@ struct AnonymousTaskRunTests {
     @Test func theCompletedAndTheCancelledAreNeverCountedAsRunning() async {
         let gate = Gate()
         let log = EventLog()
-        let store = Store(initial: State(), behavior: Self.behavior(gate: gate, log: log))
+        let store = Self.store(gate: gate, log: log)
         for value in 0..<10 { store.dispatch(.slow(value)) }
         #expect(store.pendingEffects.count == 10)
         #expect(store.engine.anonymousRuns.runningCount == 10)

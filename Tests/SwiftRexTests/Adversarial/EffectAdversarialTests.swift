@@ -113,6 +113,15 @@ struct EffectAdversarialTests {
         if case .got(let value) = action { state.got.append(value) }
     }
 
+    /// Sleeps ten seconds of the environment's clock, logging `label` when cancelled first.
+    static func sleepLoggingCancellation(_ env: Env, _ label: String) async {
+        await withTaskCancellationHandler {
+            try? await env.clock.sleep(for: .seconds(10))
+        } onCancel: {
+            env.log.append(label)
+        }
+    }
+
     static func behavior(_ env: Env, _ effect: @escaping @MainActor @Sendable (Action, Env) -> Effect<Action>) -> Behavior<Action, State, Env> {
         Self.reducer <> Behavior<Action, State, Env>.produce { action, _ in
             let produced = effect(action, env)
@@ -464,11 +473,7 @@ struct EffectAdversarialTests {
             switch action {
             case .run(let value):
                 return form.task(id: "k") { send in
-                    await withTaskCancellationHandler {
-                        try? await env.clock.sleep(for: .seconds(10))
-                    } onCancel: {
-                        env.log.append("cancelled \(value)")
-                    }
+                    await Self.sleepLoggingCancellation(env, "cancelled \(value)")
                     send(.got(value))
                 }
             case .other:
@@ -498,11 +503,7 @@ struct EffectAdversarialTests {
             switch action {
             case .run(let value):
                 return form.task(id: "shared") { send in
-                    await withTaskCancellationHandler {
-                        try? await env.clock.sleep(for: .seconds(10))
-                    } onCancel: {
-                        env.log.append("task cancelled \(value)")
-                    }
+                    await Self.sleepLoggingCancellation(env, "task cancelled \(value)")
                     send(.got(value))
                 }
             case .other:
@@ -768,11 +769,7 @@ struct EffectAdversarialTests {
                         _ = token
                         env.log.append("started body")
                         kept.keep(send)
-                        await withTaskCancellationHandler {
-                            try? await env.clock.sleep(for: .seconds(10))
-                        } onCancel: {
-                            env.log.append("started cancelled")
-                        }
+                        await Self.sleepLoggingCancellation(env, "started cancelled")
                         send(.got(1))
                     }
                 case .run(2):
