@@ -124,22 +124,26 @@ internal struct FocusLift<LA: Sendable, LS: Sendable, LE: Sendable, GA: Sendable
                 // the unit it captures.
                 // Functions forced inline, not closure literals: the forwarder that adapts the
                 // action's passing convention then holds the whole body instead of calling it.
-                // Each captures the lane as well as the unit: its forwarder unpacks two captures
-                // and holds the whole body, where one capture would leave a forwarder and a call.
-                // The lane is read before the extract, the unit (with the offset) after it, so
-                // one register fewer stays live across the extract's call.
+                // Each captures the fusion as well as the unit (keeping it alive, as `applies`
+                // does): its forwarder unpacks a box of two references and holds the whole body,
+                // where the unit alone would be the context of a forwarder that calls the body.
+                // The lane and the offset are both read through the unit, which stays in one
+                // register across the extract's call: the box is not needed past its first load.
                 @inline(__always) @Sendable func reduceAlwaysApplyingStored(_ action: GA, _ state: inout GS, _ willWrite: () -> Void) -> Bool {
-                    guard let local = lane.extract(action) else { return false }
+                    _ = fusion
+                    guard let local = lifted.lane.extract(action) else { return false }
                     lifted.runStoredFocus(local, &state, willWrite)
                     return true
                 }
                 @inline(__always) @Sendable func reduceStored(_ action: GA, _ state: inout GS, _ willWrite: () -> Void) -> Bool {
-                    guard let local = lane.extract(action) else { return false }
+                    _ = fusion
+                    guard let local = lifted.lane.extract(action) else { return false }
                     return lifted.reduceStoredFocus(local, &state, willWrite)
                 }
                 let reduce: @Sendable (GA, inout GS, () -> Void) -> Bool = innerApplies == nil ? reduceAlwaysApplyingStored : reduceStored
                 @inline(__always) @Sendable func runStored(_ action: GA, _ state: inout GS) {
-                    guard let local = lane.extract(action) else { return }
+                    _ = fusion
+                    guard let local = lifted.lane.extract(action) else { return }
                     lifted.runStoredFocus(local, &state)
                 }
                 return ReducerUnit(
