@@ -53,6 +53,9 @@ public final class Store<Action: Sendable, State: Sendable, Environment: Sendabl
     /// always applies, or its `run` does all its `reduce` does and nothing supervises (so whether
     /// it applied changes nothing).
     @usableFromInline let soleReducerRunsBare: Bool
+    /// Whether, while nobody observes, a reducer-only dispatch is `soleReducer.run` and nothing
+    /// else: one unit that runs bare and no supervision to reconcile after it.
+    @usableFromInline let soleReducerRunsAlone: Bool
     @usableFromInline let supervisor: (@MainActor @Sendable (State) -> Supervision<Action, Environment>)?
     /// Phase 5's segments and collection trackers; `nil` when nothing supervises.
     @usableFromInline var supervision: SupervisionPlan<State, Action, Environment>?
@@ -153,6 +156,7 @@ public final class Store<Action: Sendable, State: Sendable, Environment: Sendabl
         soleReducer = hasSoleReducer ? reducerUnits[0] : ReducerUnit(applies: { _, _ in false }, scope: .nothing, run: { _, _ in })
         supervisor = behavior.supervisor
         soleReducerRunsBare = soleReducer.applies == nil || (soleReducer.runIsComplete && behavior.supervisor == nil)
+        soleReducerRunsAlone = hasSoleReducer && soleReducerRunsBare && behavior.supervisor == nil
         reducersScope = reducerUnits.reduce(MutationScope.nothing) { $0.merged($1.scope) }
         let plan = behavior.supervisor == nil ? nil : SupervisionPlan<State, Action, Environment>(units: behavior.units.compactMap { unit in
             if case .supervision(let supervision) = unit { return supervision }
@@ -343,12 +347,25 @@ public final class Store<Action: Sendable, State: Sendable, Environment: Sendabl
     }
 
     /// The phases of a reducer-only behavior: no context, no effect.
+    ///
+    /// Only tests and calls, inlined where the dispatch is: the paths behind it set up their
+    /// frames before their first test, so the common one (one unit that runs bare, nobody
+    /// observing) calls the unit from here.
     @inlinable
+    @inline(__always)
     internal func runReducerPhases(_ action: Action, depth: Int) {
-        if hasSoleReducer {
+        if soleReducerRunsAlone, observers.isEmpty {
+            soleReducer.run(action, &storage)
+        } else if hasSoleReducer {
             runSoleReducer(action, depth: depth)
-            return
+        } else {
+            runReducerUnits(action, depth: depth)
         }
+    }
+
+    /// The reducer-only path for several units (or none).
+    @inlinable
+    internal func runReducerUnits(_ action: Action, depth: Int) {
         var scope = reducersScope
         var mask = reducersMask
         if reducersAlwaysApply {
