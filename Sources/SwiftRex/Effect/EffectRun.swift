@@ -288,27 +288,26 @@ internal final class AnonymousTaskRuns<Action: Sendable>: @unchecked Sendable {
     /// run cancellation handlers) happens outside the lock.
     func linked() -> [EffectTaskRun<Action>] {
         var runs: [EffectTaskRun<Action>] = []
-        lock.unsafeLock()
-        var cursor = head
-        while let run = cursor {
-            runs.append(run)
-            cursor = run.next
-        }
-        lock.unsafeUnlock()
+        forEachLinked { runs.append($0) }
         return runs
     }
 
     /// How many linked runs are still running (neither cancelled nor finished).
     var runningCount: Int {
         var count = 0
+        forEachLinked { if $0.isRunning { count += 1 } }
+        return count
+    }
+
+    /// Calls `body` with each linked run, under the lock: `body` must not reach the list again.
+    private func forEachLinked(_ body: (EffectTaskRun<Action>) -> Void) {
         lock.unsafeLock()
         var cursor = head
         while let run = cursor {
-            if run.isRunning { count += 1 }
+            body(run)
             cursor = run.next
         }
         lock.unsafeUnlock()
-        return count
     }
 }
 
