@@ -13,9 +13,11 @@ struct AnonymousTaskRunTests {
     enum Action: Sendable, Equatable { case quick(Int), slow(Int), got(Int) }
     struct State: Sendable, Equatable { var got: [Int] = [] }
 
-    /// Holds slow bodies until opened (or until their task is cancelled).
+    /// Holds slow bodies until opened (or until their task is cancelled), counting those that
+    /// reached it.
     final class Gate: Sendable {
         let isOpen = Atomic<Bool>(false)
+        let reached = Atomic<Int>(0)
     }
 
     static func behavior(gate: Gate, log: EventLog) -> Behavior<Action, State, Void> {
@@ -29,6 +31,7 @@ struct AnonymousTaskRunTests {
             case .slow(let value):
                 return Producer { _ in
                     .task { send in
+                        gate.reached.add(1, ordering: .relaxed)
                         await withTaskCancellationHandler {
                             while !gate.isOpen.load(ordering: .acquiring), !Task.isCancelled {
                                 try? await Task.sleep(for: .milliseconds(1))
@@ -49,21 +52,31 @@ struct AnonymousTaskRunTests {
         Store(initial: State(), behavior: behavior(gate: gate, log: log))
     }
 
+    /// A Store that `drive` dispatches to, released when `drive` returns: its list of anonymous
+    /// runs (which outlives it) and whether it is gone yet.
+    static func releasedStore(
+        gate: Gate, log: EventLog, _ drive: (Store<Action, State, Void>) async -> Void
+    ) async -> (runs: AnonymousTaskRuns<Action>, isGone: () -> Bool) {
+        let store = Self.store(gate: gate, log: log)
+        weak let weakStore = store
+        await drive(store)
+        return (store.engine.anonymousRuns, { weakStore == nil })
+    }
+
     @Test func endedRunsLeaveTheListRunningOnesArePendingAndTeardownCancelsEachOnce() async {
         let gate = Gate()
         let log = EventLog()
-        weak var weakStore: Store<Action, State, Void>?
-        let runs: AnonymousTaskRuns<Action>
-        do {
-            let store = Self.store(gate: gate, log: log)
-            weakStore = store
-            runs = store.engine.anonymousRuns
+        let (runs, isGone) = await Self.releasedStore(gate: gate, log: log) { store in
+            let runs = store.engine.anonymousRuns
             for value in 0..<50 {
                 store.dispatch(.quick(value))
                 store.dispatch(.slow(100 + value))
             }
-            // The quick runs answer and leave the list; the slow ones stay, running.
-            #expect(await adversarialWait { store.state.got.count == 50 && runs.linked().count == 50 })
+            // The quick runs answer and leave the list; the slow ones stay, running, each in its
+            // body (a run cancelled before its body starts never calls it, nor its handler).
+            #expect(await adversarialWait {
+                store.state.got.count == 50 && runs.linked().count == 50 && gate.reached.load(ordering: .relaxed) == 50
+            })
             #expect(store.state.got.sorted() == Array(0..<50))
             #expect(store.pendingEffects.count == 50)
             #expect(store.pendingEffects.allSatisfy { $0.id == nil && $0.kind == .running })
@@ -72,7 +85,7 @@ struct AnonymousTaskRunTests {
         }
         // Releasing the Store cancels each slow run once; each then ends and unlinks itself from
         // its own thread, after the Store is gone.
-        #expect(await adversarialWait { weakStore == nil && runs.linked().isEmpty })
+        #expect(await adversarialWait { isGone() && runs.linked().isEmpty })
         #expect(log.events.sorted() == (100..<150).map { "cancelled \($0)" }.sorted())
         gate.isOpen.store(true, ordering: .releasing)
         await adversarialQuiesce()
@@ -81,22 +94,15 @@ struct AnonymousTaskRunTests {
     }
 
     @Test func aRunThatEndsAfterItsStoreIsGoneStillLeavesTheList() async {
-        let gate = Gate()
-        let log = EventLog()
-        weak var weakStore: Store<Action, State, Void>?
-        let runs: AnonymousTaskRuns<Action>
-        do {
-            let store = Self.store(gate: gate, log: log)
-            weakStore = store
-            runs = store.engine.anonymousRuns
-            // Dispatched and released in one turn: the runs start, end and unlink on worker
-            // threads while, and after, the Store is torn down.
+        // Dispatched and released in one turn: the runs start, end and unlink on worker threads
+        // while, and after, the Store is torn down.
+        let (runs, isGone) = await Self.releasedStore(gate: Gate(), log: EventLog()) { store in
             for value in 0..<1_000 { store.dispatch(.quick(value)) }
         }
-        #expect(await adversarialWait { weakStore == nil && runs.linked().isEmpty })
+        #expect(await adversarialWait { isGone() && runs.linked().isEmpty })
     }
 
-    @Test func theCompletedAndTheCancelledAreNeverCountedAsRunning() async {
+    @Test func completedRunsStopCountingAsRunningAndLeaveTheList() async {
         let gate = Gate()
         let log = EventLog()
         let store = Self.store(gate: gate, log: log)
