@@ -36,7 +36,8 @@ public final class Store<Action: Sendable, State: Sendable, Environment: Sendabl
     public let generators: StoreGenerators
 
     @usableFromInline let behavior: Behavior<Action, State, Environment>
-    /// The reducer units of a reducer-only behavior, for the allocation-free fast path.
+    /// The reducer units of a reducer-only behavior (or of one of producers and reducers alone,
+    /// see `producersThenReducers`), for the allocation-free fast path.
     @usableFromInline let reducerUnits: [ReducerUnit<Action, State>]
     /// Whether every reducer unit always applies (no pre-mutation test to run).
     @usableFromInline let reducersAlwaysApply: Bool
@@ -75,6 +76,12 @@ public final class Store<Action: Sendable, State: Sendable, Environment: Sendabl
     @usableFromInline let phaseSteps: [PhaseStep<Action, State, Environment>]
     /// Unowned references to `phaseSteps`: the full dispatch reads them without retaining.
     @usableFromInline let phaseStepRefs: [Unmanaged<PhaseStep<Action, State, Environment>>]
+    /// Whether the behavior's units are producers and reducers alone, none of which can remove
+    /// collection elements that own effects, and nothing supervises: a dispatch runs the
+    /// producers (phase 1), then the reducer-only path (phase 2), then schedules.
+    @usableFromInline let producersThenReducers: Bool
+    /// The producer steps of `phaseSteps`, in order (filled when `producersThenReducers`).
+    @usableFromInline let producerStepRefs: [Unmanaged<PhaseStep<Action, State, Environment>>]
     /// The union of the reducer units' masks (what an always-applying fold may reach).
     @usableFromInline let reducersMask: UInt64
     /// `soleReducer`'s mask.
@@ -148,16 +155,6 @@ public final class Store<Action: Sendable, State: Sendable, Environment: Sendabl
         for unit in behavior.units {
             if case .reducer(let reducer) = unit { reducerUnits.append(reducer) }
         }
-        self.reducerUnits = behavior.isReducerOnly ? reducerUnits : []
-        reducersAlwaysApply = !reducerUnits.isEmpty && reducerUnits.allSatisfy { $0.applies == nil }
-        hasReducerUnits = !reducerUnits.isEmpty
-        routes = ActionRoutes(cases: reducerUnits.map(\.actionCase))
-        hasSoleReducer = behavior.isReducerOnly && reducerUnits.count == 1
-        soleReducer = hasSoleReducer ? reducerUnits[0] : ReducerUnit(applies: { _, _ in false }, scope: .nothing, run: { _, _ in })
-        supervisor = behavior.supervisor
-        soleReducerRunsBare = soleReducer.applies == nil || (soleReducer.runIsComplete && behavior.supervisor == nil)
-        soleReducerRunsAlone = hasSoleReducer && soleReducerRunsBare && behavior.supervisor == nil
-        reducersScope = reducerUnits.reduce(MutationScope.nothing) { $0.merged($1.scope) }
         let plan = behavior.supervisor == nil ? nil : SupervisionPlan<State, Action, Environment>(units: behavior.units.compactMap { unit in
             if case .supervision(let supervision) = unit { return supervision }
             return nil
@@ -167,9 +164,29 @@ public final class Store<Action: Sendable, State: Sendable, Environment: Sendabl
         for (index, unit) in behavior.units.enumerated() {
             if case .reducer = unit { reducerMasks.append(masks[index]) }
         }
+        // Producers and reducers alone (no reaction, nothing supervising, no reducer that may
+        // remove elements owning effects): phase 2 is the reducer-only path's, after phase 1's
+        // producers. Else the full dispatch asks every unit in `phaseSteps` order.
+        let hasReactions = behavior.units.contains { unit in
+            if case .reaction = unit { return true }
+            return false
+        }
+        producersThenReducers = !behavior.isReducerOnly && !hasReactions && behavior.supervisor == nil
+            && reducerMasks.allSatisfy { $0 & SupervisionPlan<State, Action, Environment>.removalBit == 0 }
+        let runsReducerPath = behavior.isReducerOnly || producersThenReducers
+        self.reducerUnits = runsReducerPath ? reducerUnits : []
+        reducersAlwaysApply = !reducerUnits.isEmpty && reducerUnits.allSatisfy { $0.applies == nil }
+        hasReducerUnits = !reducerUnits.isEmpty
+        routes = ActionRoutes(cases: reducerUnits.map(\.actionCase))
+        hasSoleReducer = runsReducerPath && reducerUnits.count == 1
+        soleReducer = hasSoleReducer ? reducerUnits[0] : ReducerUnit(applies: { _, _ in false }, scope: .nothing, run: { _, _ in })
+        supervisor = behavior.supervisor
+        soleReducerRunsBare = soleReducer.applies == nil || (soleReducer.runIsComplete && behavior.supervisor == nil)
+        soleReducerRunsAlone = hasSoleReducer && soleReducerRunsBare && behavior.supervisor == nil
+        reducersScope = reducerUnits.reduce(MutationScope.nothing) { $0.merged($1.scope) }
         // Without routes every unit is asked: side-by-side lifted units of one shape become one
         // step. With routes the steps line up with the units the routes name.
-        let reducerSteps = !behavior.isReducerOnly ? []
+        let reducerSteps = !runsReducerPath ? []
             : routes.caseOf == nil ? ReducerStep.fused(reducerUnits, masks: reducerMasks)
             : zip(reducerUnits, reducerMasks).map { ReducerStep($0, mask: $1) }
         self.reducerSteps = reducerSteps
@@ -177,6 +194,7 @@ public final class Store<Action: Sendable, State: Sendable, Environment: Sendabl
         let phaseSteps = behavior.isReducerOnly ? [] : zip(behavior.units, masks).map { PhaseStep($0, mask: $1) }
         self.phaseSteps = phaseSteps
         phaseStepRefs = phaseSteps.map { Unmanaged.passUnretained($0) }
+        producerStepRefs = producersThenReducers ? phaseStepRefs.filter { $0.takeUnretainedValue().kind == .producer } : []
         reducersMask = reducerMasks.reduce(0, |)
         soleReducerMask = hasSoleReducer ? reducerMasks[0] : 0
         threshold = max(1, StoreHooks.reentranceThreshold)
@@ -308,7 +326,7 @@ public final class Store<Action: Sendable, State: Sendable, Environment: Sendabl
     internal func processAllPhases(_ action: Action, source: borrowing ActionSource, depth: Int) {
         if queuedWhileProcessing(action, source: source, depth: depth) { return }
         isProcessing = true
-        withLentSource(source) { runAllPhases(action, source: $0, depth: depth) }
+        withLentSource(source) { runBehaviorPhases(action, source: $0, depth: depth) }
         finishProcessing()
     }
 
@@ -340,7 +358,7 @@ public final class Store<Action: Sendable, State: Sendable, Environment: Sendabl
     @inlinable
     internal func runPhases(_ action: Action, source: ActionSource, depth: Int) {
         guard behavior.isReducerOnly else {
-            withLentSource(source) { runAllPhases(action, source: $0, depth: depth) }
+            withLentSource(source) { runBehaviorPhases(action, source: $0, depth: depth) }
             return
         }
         runReducerPhases(action, depth: depth)
@@ -470,6 +488,85 @@ public final class Store<Action: Sendable, State: Sendable, Environment: Sendabl
         observers.compact()
     }
 
+    /// The phases of a behavior with producers or reactions: `runProducerPhases` when its units
+    /// are producers and reducers alone (see `producersThenReducers`), else `runAllPhases`.
+    @inlinable
+    @inline(__always)
+    internal func runBehaviorPhases(_ action: Action, source: UnsafePointer<ActionSource>, depth: Int) {
+        // With the partial paths switched off (a test's reference mode), every unscoped mutation
+        // checks every element's effects: the full dispatch does that.
+        if producersThenReducers, scopesInvalidation {
+            runProducerPhases(action, source: source, depth: depth)
+        } else {
+            runAllPhases(action, source: source, depth: depth)
+        }
+    }
+
+    /// The phases of a behavior of producers and reducers alone: every producer against the
+    /// pre-mutation state, then the reducer-only path (which notifies observers around the first
+    /// write and skips units lifted through other cases), then the producers' effects, resolved
+    /// against the post-mutation state and scheduled in order. Nothing supervises, no reaction
+    /// mutates and no reducer may remove elements owning effects, so there is no mask to gather:
+    /// `runAllPhases` would do the same, walking every unit twice.
+    @inlinable
+    @inline(never)
+    internal func runProducerPhases(_ action: Action, source: UnsafePointer<ActionSource>, depth: Int) {
+        var firstProducer: Producer<Action, State, Environment>?
+        let producerCount = producerStepRefs.count
+        withPhaseOneContext(source: source) { context in
+            for index in 0..<producerCount {
+                keep(withGuaranteedStep(producerStepRefs[index]) { $0.produce(action, context) }, first: &firstProducer)
+            }
+        }
+        if hasReducerUnits { runReducerPhases(action, depth: depth) }
+        scheduleProduced(consume firstProducer, depth: depth)
+    }
+
+    /// Phase 1's context around `body`: the store's reader (moved out of the store and back, not
+    /// retained), which reads the lent `source` where it lies until `body` returns.
+    @inlinable
+    @inline(__always)
+    internal func withPhaseOneContext(source: UnsafePointer<ActionSource>, _ body: (PreReducerContext<State>) -> Void) {
+        let lentReader = phaseOneReader.take()!
+        lentReader.dispatchedSource = source
+        let context = PreReducerContext<State>(reader: consume lentReader)
+        body(context)
+        // The reader the context was given, moved back (it is the store's own).
+        var reader = unsafeDowncast((consume context).reader, to: StoreStateReader<State>.self)
+        reader.dispatchedSource = nil
+        // A context kept past P1 keeps the reader alive: it must go on reading this source.
+        if !isKnownUniquelyReferenced(&reader) { reader = successor(of: reader, source: source.pointee) }
+        phaseOneReader = consume reader
+    }
+
+    /// Keeps a producer phase 1 returned, unless it is `.doNothing` (the identity producer:
+    /// running it would make an empty effect to schedule nothing): the first in `first`, the
+    /// others in `producers`.
+    @inlinable
+    @inline(__always)
+    internal func keep(_ producer: Producer<Action, State, Environment>?, first: inout Producer<Action, State, Environment>?) {
+        guard let producer, !producer.isIdentity else { return }
+        if first == nil { first = producer } else { producers.append(producer) }
+    }
+
+    /// Phases 3 and 4: every kept producer's effect resolved against the post-mutation state and
+    /// scheduled, in order. The first producer is consumed out of its variable: bound out of an
+    /// optional it would be a copy, retained around its call.
+    @inlinable
+    @inline(__always)
+    internal func scheduleProduced(_ firstProducer: consuming Producer<Action, State, Environment>?, depth: Int) {
+        switch consume firstProducer {
+        case .some(let reader):
+            if producers.isEmpty {
+                schedule(reader.runReader(postContext), depth: depth)
+            } else {
+                scheduleProducers(first: reader, depth: depth)
+            }
+        case .none:
+            break
+        }
+    }
+
     /// Every phase, for behaviors with reactions or producers (out of line, so the reducer-only
     /// path keeps a small stack frame). The caller lends `source` for the call (see
     /// `withLentSource`): phase 1's contexts read it where it lies.
@@ -487,10 +584,7 @@ public final class Store<Action: Sendable, State: Sendable, Environment: Sendabl
         // each decides and mutates in one pass. The buffers are empty between dispatches. The
         // context is the store's reader (moved out of the store and back, not retained), which
         // reads the lent source where it lies during P1.
-        do {
-            let lentReader = phaseOneReader.take()!
-            lentReader.dispatchedSource = source
-            let context = PreReducerContext<State>(reader: consume lentReader)
+        withPhaseOneContext(source: source) { context in
             // Each step is read through an unowned reference (its plain fields without retaining
             // it) and its closures are called through a guaranteed one: no retain and release of
             // a closure per unit and phase. `phaseSteps`, a constant of this store, keeps every
@@ -502,9 +596,7 @@ public final class Store<Action: Sendable, State: Sendable, Environment: Sendabl
                 case .producer:
                     // `.doNothing` (the identity producer) is skipped: running it would make an
                     // empty effect to schedule nothing.
-                    if let producer = withGuaranteedStep(reference, { $0.produce(action, context) }), !producer.isIdentity {
-                        if firstProducer == nil { firstProducer = producer } else { producers.append(producer) }
-                    }
+                    keep(withGuaranteedStep(reference) { $0.produce(action, context) }, first: &firstProducer)
                 case .reaction:
                     // Once a reaction mutates, one entry per reaction unit, in order (`.unchanged`
                     // is the identity, no closure); before, only a count of the unchanged ones,
@@ -521,19 +613,11 @@ public final class Store<Action: Sendable, State: Sendable, Environment: Sendabl
                     } else {
                         unchangedReactions &+= 1
                     }
-                    if let producer = reaction.producer, !producer.isIdentity {
-                        if firstProducer == nil { firstProducer = producer } else { producers.append(producer) }
-                    }
+                    keep(reaction.producer, first: &firstProducer)
                 case .reducer, .supervision:
                     break
                 }
             }
-            // The reader the context was given, moved back (it is the store's own).
-            var reader = unsafeDowncast((consume context).reader, to: StoreStateReader<State>.self)
-            reader.dispatchedSource = nil
-            // A context kept past P1 keeps the reader alive: it must go on reading this source.
-            if !isKnownUniquelyReferenced(&reader) { reader = successor(of: reader, source: source.pointee) }
-            phaseOneReader = consume reader
         }
         // P2: mutate in place, in list order, bracketed by one notification pair. Every reducer
         // unit is asked (no early exit: each lifted unit can report a missing element, and a
@@ -589,19 +673,7 @@ public final class Store<Action: Sendable, State: Sendable, Environment: Sendabl
             mutates = notified
         }
         if !reactionMutations.isEmpty { reactionMutations.removeAll(keepingCapacity: true) }
-        // P3: resolve every effect against the post-mutation state; P4: schedule each component
-        // in order. The first producer is consumed out of its variable: bound out of an optional
-        // it would be a copy, retained around its call.
-        switch consume firstProducer {
-        case .some(let reader):
-            if producers.isEmpty {
-                schedule(reader.runReader(postContext), depth: depth)
-            } else {
-                scheduleProducers(first: reader, depth: depth)
-            }
-        case .none:
-            break
-        }
+        scheduleProduced(consume firstProducer, depth: depth)
         // A mutation that may have removed collection elements cancels their effects.
         if engine.hasOwnedEffects,
            mask & SupervisionPlan<State, Action, Environment>.removalBit != 0 || !scopesInvalidation && scope == .anything {
@@ -932,7 +1004,10 @@ extension Store where Environment == Void {
 @MainActor
 @usableFromInline
 internal final class WeakStoreBox<Action: Sendable, State: Sendable, Environment: Sendable>: Sendable {
-    @usableFromInline weak var store: Store<Action, State, Environment>?
+    // Unchecked: set once, in the store's initialiser, before anything can read it; read only on
+    // the main actor afterwards. A checked access cost each drain and state read about 76
+    // instructions.
+    @exclusivity(unchecked) @usableFromInline weak var store: Store<Action, State, Environment>?
 
     @inlinable
     init() {}
