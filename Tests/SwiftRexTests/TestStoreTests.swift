@@ -116,10 +116,9 @@ import SwiftRexTesting
         await store.finish()
     }
 
-    @Test func receiveGivesUpAfterItsTimeoutWhileTheEffectStillRuns() async {
-        // The fake answers only when the test lets it: the first `receive` must time out.
-        let (release, releaser) = AsyncStream<Void>.makeStream()
-        let gated = Behavior<Action, State, Void>
+    /// A behavior whose `.ping` starts a fake that answers `.pong` only once `release` yields.
+    static func answering(after release: AsyncStream<Void>) -> Behavior<Action, State, Void> {
+        Behavior<Action, State, Void>
             .reduce { action, state in if action == .pong { state.pongs += 1 } }
             .produce { action, _ in
                 action == .ping ? Producer { _ in
@@ -129,7 +128,12 @@ import SwiftRexTesting
                     }
                 } : .doNothing
             }
-        let store = TestStore(initial: State(), behavior: gated)
+    }
+
+    @Test func receiveGivesUpAfterItsTimeoutWhileTheEffectStillRuns() async {
+        // The fake answers only when the test lets it: the first `receive` must time out.
+        let (release, releaser) = AsyncStream<Void>.makeStream()
+        let store = TestStore(initial: State(), behavior: Self.answering(after: release))
         store.send(.ping)
         await withKnownIssue {
             await store.receive(.pong, timeout: .milliseconds(20)) { $0.pongs = 1 }
