@@ -92,8 +92,15 @@ public final class TestStore<Action: Sendable, State: Sendable & Equatable, Envi
     /// resulting state. A non-matching action is still processed, so later assertions stay
     /// meaningful.
     ///
-    /// When no action is there yet, it waits for one for up to `timeout` of real time, while an
-    /// effect is still running or a channel is open (an `Effect.task` calling a slow fake, say).
+    /// When no action is there yet, it waits for one while an effect is still running or a channel
+    /// is open (an `Effect.task` calling a slow fake, say): for `timeout` of real time, then for
+    /// 10 more turns of the main actor before it reports the timeout. Each turn waits up to 10 ms
+    /// (less when an action arrives) and resumes through the main actor's queue, so only after
+    /// every job queued there before the turn has run: an action whose delivering job was
+    /// stuck behind other main-actor work when the timeout passed (a busy test suite, a test
+    /// blocking the main thread) is still received. On an idle main actor the turns add about
+    /// 0.1 s to a timeout; behind a backlog they last as long as the backlog does.
+    ///
     /// When nothing can send — every effect has ended, or waits on the manual ``clock`` — it fails
     /// at once instead: advance the clock first. Actions that effects send synchronously when
     /// ``advance(by:)`` fires their timers are already there, so that path never waits.
@@ -235,28 +242,43 @@ public final class TestStore<Action: Sendable, State: Sendable & Equatable, Envi
         store.drainEffectActionsNow()
     }
 
+    /// The longest `receive` waits between two looks (to notice effects that end without sending).
+    private static var tick: Duration { .milliseconds(10) }
+
+    /// The turns of the main actor `receive` still waits once its timeout has passed (see `receive`).
+    private static var turnsAfterTimeout: Int { 10 }
+
     /// The first received action, waiting for it while something can still send (see `receive`);
     /// `nil` when none came, with whether the wait timed out (else nothing could send).
     private func nextReceived(timeout: Duration) async -> (received: (DispatchedAction<Action>, Int)?, timedOut: Bool) {
-        let realTime = ContinuousClock()
-        let deadline = realTime.now.advanced(by: max(timeout, .zero))
+        let deadline = ContinuousClock.now.advanced(by: max(timeout, .zero))
+        var turnsAfterDeadline = 0
         while true {
             collectReceived()
             if !receivedActions.isEmpty {
                 return ((receivedActions.removeFirst(), receivedDepths.removeFirst()), false)
             }
             if !store.hasRunningEffects && store.openChannelIDs.isEmpty { return (nil, false) }
-            if realTime.now >= deadline { return (nil, true) }
-            await waitForArrival(until: deadline, on: realTime)
+            let now = ContinuousClock.now
+            let tickEnd = now.advanced(by: Self.tick)
+            if now < deadline {
+                await waitForArrival(until: min(deadline, tickEnd))
+            } else if turnsAfterDeadline < Self.turnsAfterTimeout {
+                // Time is up, but the main actor may not have run the job that delivers the action
+                // yet (queued behind other work, not late): each turn runs what was queued before it.
+                turnsAfterDeadline += 1
+                await waitForArrival(until: tickEnd)
+            } else {
+                return (nil, true)
+            }
         }
     }
 
-    /// Suspends until an action arrives or a short tick passes (to notice effects that end without
-    /// sending), never past `deadline`.
-    private func waitForArrival(until deadline: ContinuousClock.Instant, on clock: ContinuousClock) async {
-        let tick = min(deadline, clock.now.advanced(by: .milliseconds(10)))
+    /// Suspends until an action arrives or `end` passes. The timer's wake-up is a main-actor job,
+    /// so without an arrival it resumes only after every main-actor job queued before it has run.
+    private func waitForArrival(until end: ContinuousClock.Instant) async {
         let timer = Task { @MainActor [weak self] in
-            try? await Task.sleep(until: tick, clock: clock)
+            try? await Task.sleep(until: end, clock: .continuous)
             self?.wakeReceive()
         }
         await withCheckedContinuation { arrival = $0 }

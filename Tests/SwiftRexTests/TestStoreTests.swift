@@ -116,10 +116,9 @@ import SwiftRexTesting
         await store.finish()
     }
 
-    @Test func receiveGivesUpAfterItsTimeoutWhileTheEffectStillRuns() async {
-        // The fake answers only when the test lets it: the first `receive` must time out.
-        let (release, releaser) = AsyncStream<Void>.makeStream()
-        let gated = Behavior<Action, State, Void>
+    /// A behavior whose `.ping` starts a fake that answers `.pong` only once `release` yields.
+    static func answering(after release: AsyncStream<Void>) -> Behavior<Action, State, Void> {
+        Behavior<Action, State, Void>
             .reduce { action, state in if action == .pong { state.pongs += 1 } }
             .produce { action, _ in
                 action == .ping ? Producer { _ in
@@ -129,7 +128,12 @@ import SwiftRexTesting
                     }
                 } : .doNothing
             }
-        let store = TestStore(initial: State(), behavior: gated)
+    }
+
+    @Test func receiveGivesUpAfterItsTimeoutWhileTheEffectStillRuns() async {
+        // The fake answers only when the test lets it: the first `receive` must time out.
+        let (release, releaser) = AsyncStream<Void>.makeStream()
+        let store = TestStore(initial: State(), behavior: Self.answering(after: release))
         store.send(.ping)
         await withKnownIssue {
             await store.receive(.pong, timeout: .milliseconds(20)) { $0.pongs = 1 }
@@ -138,6 +142,57 @@ import SwiftRexTesting
         }
         releaser.yield()
         await store.receive(.pong, timeout: .seconds(60)) { $0.pongs = 1 }
+        await store.finish()
+    }
+
+    @Test func receiveStillTimesOutWhileOtherMainActorWorkNeverStops() async {
+        // The turns `receive` waits after its timeout end even when the main actor is never idle.
+        let (release, releaser) = AsyncStream<Void>.makeStream()
+        let store = TestStore(initial: State(), behavior: Self.answering(after: release))
+        store.send(.ping)
+        let busy = Task { @MainActor in
+            while !Task.isCancelled { await Task.yield() }
+        }
+        await withKnownIssue {
+            await store.receive(.pong, timeout: .milliseconds(20)) { $0.pongs = 1 }
+        } matching: { issue in
+            String(describing: issue).contains("no action arrived within")
+        }
+        busy.cancel()
+        releaser.yield()
+        await store.receive(.pong, timeout: .seconds(60)) { $0.pongs = 1 }
+        await store.finish()
+    }
+
+    @Test(arguments: [false, true])
+    func receiveGetsAnActionQueuedBehindMainActorWorkThatOutlastedTheTimeout(keyed: Bool) async {
+        // The fake answers on the main actor, a few turns after a gate opens. A main-actor job
+        // blocks the main thread (busy, not suspended) well past the timeout, then opens the gate:
+        // when `receive` looks again its timeout has passed, and the answer is not late but
+        // still queued behind it.
+        let (opened, open) = AsyncStream<Void>.makeStream()
+        let onTheMainActor = Behavior<Action, State, Void>
+            .reduce { action, state in if action == .pong { state.pongs += 1 } }
+            .produce { action, _ in
+                guard action == .ping else { return .doNothing }
+                let body: @Sendable (Send<Action>) async -> Void = { @MainActor send in
+                    for await _ in opened { break }
+                    for _ in 0..<3 { await Task.yield() }
+                    send(.pong)
+                }
+                return Producer { _ in keyed ? .task(scheduling: .keyed(id: "fake"), body) : .task(body) }
+            }
+        let store = TestStore(initial: State(), behavior: onTheMainActor)
+        store.send(.ping)
+        let timeout = Duration.milliseconds(20)
+        let hog = Task { @MainActor in
+            await Task.yield()  // `receive` starts waiting first.
+            let end = ContinuousClock.now.advanced(by: timeout * 10)
+            while ContinuousClock.now < end {}
+            open.yield()
+        }
+        await store.receive(.pong, timeout: timeout) { $0.pongs = 1 }
+        await hog.value
         await store.finish()
     }
 
