@@ -87,7 +87,7 @@ enum LiftScenarios {
         .liftCollection(.action(rowPrism).state(\Rows.rows))
 
     /// `reconcile.oneRowChanged`, `lift.optional.present`/`.absent`, `lift.collection.byId`, `lift.each.broadcast`, `lift.projection.element`, `lift.payload`,
-    /// `lift.payload.byHand` and `lift.payload.unlifted`.
+    /// `lift.payload.staticLane`, `lift.payload.byHand` and `lift.payload.unlifted`.
     static var all: [Scenario] {
         [
             Scenario(name: "lift.collection.byId", sizes: sizes) { size in
@@ -167,6 +167,19 @@ enum LiftScenarios {
                     for index in 0..<iterations { store.dispatch(.payload(actions[index & mask])) }
                 }
             },
+            Scenario(name: "lift.payload.staticLane") {
+                // lift.payload through an action lane whose extract is a method of its own type
+                // (what a macro could generate), not a closure: the lift's forwarder is
+                // specialised for the lane and holds its `switch`.
+                let store = Store(initial: Rows(rows: []), reducer: counterReducer.lift(
+                    Relay.Scope(action: PayloadLane(), state: Relay.StateLens(Lens(\Rows.payload)), environment: Relay.Identity<Void>())
+                ))
+                let actions = makeCounterActions()
+                let mask = actions.count - 1
+                return { iterations in
+                    for index in 0..<iterations { store.dispatch(.payload(actions[index & mask])) }
+                }
+            },
             Scenario(name: "lift.payload.byHand") {
                 // The floor under lift.payload for a prism and a reducer given as closures: the
                 // same two calls written by hand in an unlifted reducer on the whole state.
@@ -194,5 +207,15 @@ enum LiftScenarios {
                 }
             },
         ]
+    }
+}
+
+extension LiftScenarios {
+    /// The `.payload` case of `RowsAction` as an action lane with a static extract.
+    struct PayloadLane: ExtractsAction {
+        func extract(_ action: RowsAction) -> CounterAction? {
+            if case .payload(let local) = action { local } else { nil }
+        }
+        var extractedCase: Int? { nil }
     }
 }
