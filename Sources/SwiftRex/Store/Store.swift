@@ -505,8 +505,8 @@ public final class Store<Action: Sendable, State: Sendable, Environment: Sendabl
     /// The phases of a behavior of producers and reducers alone: every producer against the
     /// pre-mutation state, then the reducer-only path (which notifies observers around the first
     /// write and skips units lifted through other cases), then the producers' effects, resolved
-    /// against the post-mutation state and scheduled in order. Nothing supervises, no reaction
-    /// mutates and no reducer may remove elements owning effects, so there is no mask to gather:
+    /// against the post-mutation state and scheduled in order. Nothing supervises, there is no
+    /// reaction and no reducer may remove elements owning effects, so there is no mask to gather:
     /// `runAllPhases` would do the same, walking every unit twice.
     @inlinable
     @inline(never)
@@ -567,9 +567,10 @@ public final class Store<Action: Sendable, State: Sendable, Environment: Sendabl
         }
     }
 
-    /// Every phase, for behaviors with reactions or producers (out of line, so the reducer-only
-    /// path keeps a small stack frame). The caller lends `source` for the call (see
-    /// `withLentSource`): phase 1's contexts read it where it lies.
+    /// Every phase, for behaviors with reactions, a supervision, or a reducer that may remove
+    /// elements owning effects (producers and reducers alone take `runProducerPhases`). Out of
+    /// line, so the reducer-only path keeps a small stack frame. The caller lends `source` for the
+    /// call (see `withLentSource`): phase 1's contexts read it where it lies.
     @inlinable
     @inline(never)
     internal func runAllPhases(_ action: Action, source: UnsafePointer<ActionSource>, depth: Int) {
