@@ -328,9 +328,11 @@ internal final class ChannelGate: EffectRun, @unchecked Sendable {
     /// Reports the first action dispatched after the channel closed.
     func reportLate(_ action: Any) {
         guard !reported.exchange(true, ordering: .relaxed) else { return }
+        // Composed here: the action is not known to be Sendable (this runs once per opening).
+        let message = "Channel \(describeChannel(id)) dispatched \(action) after it closed: dropped (later actions of this opening are dropped without a report)"
         reportDiagnostic(StoreDiagnostic(
             kind: .actionAfterClose,
-            message: "Channel \(describeChannel(id)) dispatched \(action) after it closed: dropped (later actions of this opening are dropped without a report)",
+            message: message,
             source: source
         ))
     }

@@ -584,6 +584,7 @@ internal struct ElementLift<LA: Sendable, LS: Sendable, LE: Sendable, GA: Sendab
     /// Reports the ids a broadcast found more than once (each visited at its first occurrence only).
     @inlinable func reportDuplicates(_ ids: [ID]) {
         guard !ids.isEmpty else { return }
+        let site = self.site
         reportDiagnostic(StoreDiagnostic(
             kind: .duplicateID,
             message: "Duplicate ids in an identified collection: \(ids.prefix(10).map { "\($0)" }.joined(separator: ", ")) (lift \(site)). A broadcast reaches each id's first occurrence only.",
@@ -592,6 +593,8 @@ internal struct ElementLift<LA: Sendable, LS: Sendable, LE: Sendable, GA: Sendab
     }
 
     @inlinable func reportMissing(_ id: ID, source: ActionSource?) {
+        // The message captures the id and the site, not this lift (its closures would be retained).
+        let site = self.site
         reportDiagnostic(StoreDiagnostic(
             kind: .missingElement,
             message: "An action addressed element \(id), which is not in the collection (lift \(site)): dropped.",

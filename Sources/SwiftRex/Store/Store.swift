@@ -252,9 +252,10 @@ public final class Store<Action: Sendable, State: Sendable, Environment: Sendabl
             return mask
         }
         if catchAll > 0, plan?.hasCollectionSegment == true {
+            let broadUnits = catchAll
             reportDiagnostic(StoreDiagnostic(
                 kind: .broadInvalidation,
-                message: "\(catchAll) mutating unit(s) of this behavior write a part of the state the library cannot locate (an unlifted reduce or react, a closure lens, a computed key path): every action they handle re-evaluates the supervision of every collection element. Lift them through a key-path state lane, or declare what they touch with `confined(to:)`.",
+                message: "\(broadUnits) mutating unit(s) of this behavior write a part of the state the library cannot locate (an unlifted reduce or react, a closure lens, a computed key path): every action they handle re-evaluates the supervision of every collection element. Lift them through a key-path state lane, or declare what they touch with `confined(to:)`.",
                 source: nil
             ))
         }

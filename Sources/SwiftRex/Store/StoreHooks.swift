@@ -47,15 +47,18 @@ public struct StoreDiagnostic: Sendable, CustomStringConvertible {
 
     /// The kind of misuse.
     public let kind: Kind
-    /// What happened.
-    public let message: String
+    /// What happened, composed each time it is read: a diagnostic whose handler only looks at its
+    /// ``kind`` costs no formatting (a late response for a removed row can be routine).
+    public var message: String { composeMessage() }
     /// The source of the action involved, when known.
     public let source: ActionSource?
+    @usableFromInline let composeMessage: @Sendable () -> String
 
-    /// A diagnostic.
-    public init(kind: Kind, message: String, source: ActionSource?) {
+    /// A diagnostic whose `message` is evaluated when read, not here.
+    @inlinable
+    public init(kind: Kind, message: @autoclosure @escaping @Sendable () -> String, source: ActionSource?) {
         self.kind = kind
-        self.message = message
+        self.composeMessage = message
         self.source = source
     }
 
@@ -71,9 +74,12 @@ public struct StoreDiagnostic: Sendable, CustomStringConvertible {
 internal func reportDiagnostic(_ diagnostic: StoreDiagnostic) {
     if let handler = StoreHooks.diagnosticHandler {
         handler(diagnostic)
-        return
+    } else if isOnMainActor() {
+        // Called in place, through a closure that does not escape: nothing allocated.
+        MainActor.assumeIsolated { StoreHooks.onDiagnostic(diagnostic) }
+    } else {
+        Task { @MainActor in StoreHooks.onDiagnostic(diagnostic) }
     }
-    onMainActor { StoreHooks.onDiagnostic(diagnostic) }
 }
 
 /// Global defaults for Store diagnostics, modelled on RxSwift's `Hooks`. Each Store copies them at

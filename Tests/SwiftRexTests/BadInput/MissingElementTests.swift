@@ -1,3 +1,4 @@
+import Synchronization
 import Testing
 import SwiftRex
 
@@ -23,6 +24,24 @@ struct MissingElementTests {
         #expect(diagnostics.map(\.kind) == [.missingElement])
         #expect(diagnostics.first?.message.contains("99") == true)
         _ = token
+    }
+
+    @Test func aMissingRowsMessageIsComposedOnlyWhenRead() {
+        // A handler that only looks at the kind (late responses for removed rows can be routine)
+        // must not pay for formatting the message: the id is described when the message is read.
+        let touch = Reducer<App.RowAction, DescribedRow>.reduce { action, row in if action == .touch { row.touches += 1 } }
+        let lifted = touch.liftCollection(.action(DescribedRow.prism).state(\DescribedRows.rows))
+        let store = Store(initial: DescribedRows(rows: [DescribedRow(id: DescribedID(value: 1))]), reducer: lifted)
+        DescribedID.descriptions.store(0, ordering: .relaxed)
+        let diagnostics = collectingDiagnostics {
+            store.dispatch(.row(ElementAction(DescribedID(value: 42), action: .touch)))
+        }
+        #expect(diagnostics.map(\.kind) == [.missingElement])
+        #expect(DescribedID.descriptions.load(ordering: .relaxed) == 0)
+        #expect(diagnostics.first?.message.contains("#42") == true)
+        #expect(DescribedID.descriptions.load(ordering: .relaxed) == 1)
+        #expect(diagnostics.first?.description.contains("#42") == true)
+        #expect(store.state.rows.map(\.touches) == [0])
     }
 
     @Test func aMissingRowIsReportedEvenWhenAnotherUnitMutates() {
@@ -117,4 +136,34 @@ struct MissingElementTests {
         #expect(store.state.rows.map(\.id) == [2])
         #expect(diagnostics.map(\.kind) == [.missingElement])
     }
+}
+
+/// An id that counts how often it is described.
+struct DescribedID: Hashable, Sendable, CustomStringConvertible {
+    static let descriptions = Atomic<Int>(0)
+    let value: Int
+    var description: String {
+        DescribedID.descriptions.add(1, ordering: .relaxed)
+        return "#\(value)"
+    }
+}
+
+/// A row identified by a ``DescribedID``.
+struct DescribedRow: Identifiable, Equatable, Sendable {
+    let id: DescribedID
+    var touches = 0
+
+    enum Action: Equatable, Sendable {
+        case row(ElementAction<DescribedID, LiftApp.RowAction>)
+    }
+
+    static let prism = Prism<Action, ElementAction<DescribedID, LiftApp.RowAction>>(
+        preview: { if case .row(let action) = $0 { action } else { nil } },
+        review: Action.row
+    )
+}
+
+/// Rows identified by ``DescribedID``.
+struct DescribedRows: Equatable, Sendable {
+    var rows: [DescribedRow]
 }
