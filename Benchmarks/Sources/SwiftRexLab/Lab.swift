@@ -162,9 +162,13 @@ struct SwiftRexLab {
         // or the heap's history (and so the allocator's paths in later scenarios) would.
         for (index, (scenario, size)) in jobs.enumerated() {
             let key = RecordKey(name: scenario.name, size: size)
-            let body = scenario.setup(size)
             do {
-                let (perOp, iterations) = try await session.instructionsPerOperation(label: key.description, iterations: scenario.fixedInstructionIterations, settle: body.settle, body.run)
+                // Set up and counted in an arena of its own: the count does not depend on what
+                // earlier scenarios (or the process's start) left in the heap.
+                let (perOp, iterations) = try await CallgrindSession.inFreshArena {
+                    let body = scenario.setup(size)
+                    return try await session.instructionsPerOperation(label: key.description, iterations: scenario.fixedInstructionIterations, settle: body.settle, body.run)
+                }
                 measurements.append(InstructionMeasurement(name: scenario.name, size: size, instructionsPerOp: max(0, perOp), iterations: iterations))
                 let position = String(index + 1).leftPaddedForLab(to: width) + "/\(jobs.count)"
                 print("[\(position)] \(key): \(format(perOp)) instructions/op (N = \(iterations))")

@@ -1,4 +1,6 @@
 import Testing
+import CJemalloc
+import Foundation
 @testable import LabCore
 
 private final class Probe {
@@ -155,5 +157,39 @@ struct AllocationCounterTests {
         #expect(record.allocsPerOp == 1)
         // The samples do not hold the settle's 2 ms: a 200 µs sample would read at least that.
         #expect(record.nsPerOp.median * Double(record.iterations ?? 0) < 2_000_000)
+    }
+}
+
+/// The instruction pass counts each scenario in a jemalloc arena of its own.
+@Suite("Instruction pass arenas")
+struct InstructionPassArenaTests {
+    /// The arena jemalloc allocated `pointer` from.
+    static func arena(of pointer: UnsafeMutableRawPointer) -> UInt32? {
+        var arena: UInt32 = 0
+        var size = MemoryLayout<UInt32>.size
+        var address: UnsafeMutableRawPointer? = pointer
+        return mallctl("arenas.lookup", &arena, &size, &address, MemoryLayout<UnsafeMutableRawPointer?>.size) == 0 ? arena : nil
+    }
+
+    @MainActor
+    @Test func aScenarioAllocatesFromANewArenaAndTheThreadGoesBackAfterwards() async throws {
+        let before = try #require(CallgrindSession.threadArena())
+        let (inside, insideObjects) = await CallgrindSession.inFreshArena {
+            // As each count starts: the thread cache emptied, then allocations.
+            _ = mallctl("thread.tcache.flush", nil, nil, nil, 0)
+            return (CallgrindSession.threadArena(), (0..<16).map { _ in malloc(64)! })
+        }
+        let afterObjects = (0..<16).map { _ in malloc(64)! }
+        defer { (insideObjects + afterObjects).forEach { free($0) } }
+        let fresh = try #require(inside)
+        #expect(fresh != before)
+        // The thread cache hands out what the thread frees, whatever its arena, so one object
+        // freed between the flush and the allocations may come back first; the rest are new.
+        #expect(insideObjects.filter { Self.arena(of: $0) == fresh }.count >= insideObjects.count - 1)
+        #expect(afterObjects.filter { Self.arena(of: $0) == before }.count >= afterObjects.count - 1)
+        #expect(CallgrindSession.threadArena() == before)
+        // A second scenario gets yet another arena: nothing carries over between scenarios.
+        let next = await CallgrindSession.inFreshArena { CallgrindSession.threadArena() }
+        #expect(next != nil && next != fresh && next != before)
     }
 }
