@@ -17,12 +17,18 @@
 ///
 /// counter.lift(action: \AppAction.counter, state: \AppState.counter)
 /// counter.lift(.action(AppAction.prism.counter).state(\.counter))
+/// counter.lift(.action(AppAction.lane.counter).state(\.counter))
 /// ```
+///
+/// It also generates an action lane type per case, in `AppAction.lane.counter`: its extract is a
+/// `switch` the compiler sees, where a prism holds closures, so a lift through it is specialised
+/// for the case and calls no closure to extract it (in the lab, a lane of this shape written by
+/// hand lifts a counter in 58 instructions, a prism in 76: `lift.payload.staticLane`).
 ///
 /// A case without payload gets a `Void` prism (`\AppAction.reset`); a case with several values gets
 /// a tuple of them, labels kept. Generic enums are not supported (a diagnostic says so), nor are
 /// two cases sharing a base name.
-@attached(member, names: named(AllPrisms), named(prism), named(caseIndex), arbitrary)
+@attached(member, names: named(AllPrisms), named(prism), named(AllLanes), named(lane), named(caseIndex), arbitrary)
 @attached(extension, conformances: Prismatic, CaseIndexable)
 public macro Prisms() = #externalMacro(module: "SwiftRexMacrosPlugin", type: "PrismsMacro")
 

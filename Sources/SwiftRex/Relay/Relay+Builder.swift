@@ -39,6 +39,15 @@ extension Relay.Scope {
         .init(action: Relay.ActionEmbed(review), state: .init(), environment: .init())
     }
 
+    /// A scope whose action lane is `lane`: any type that extracts and embeds actions, such as the
+    /// lanes `@Prisms` generates (`AppAction.lane.counter`). A lift through it is specialised for
+    /// the lane's type: its extract is called directly, where a prism's is a closure.
+    @_disfavoredOverload
+    @inlinable
+    public static func action<S, E>(_ lane: ActionLane) -> Relay.Scope<ActionLane, Relay.Identity<S>, Relay.Identity<E>> where ActionLane: ExtractsAction & EmbedsAction {
+        .init(action: lane, state: .init(), environment: .init())
+    }
+
     /// A scope whose action lane addresses actions to one element of a collection through an `ElementAction` prism.
     @_disfavoredOverload
     @inlinable
@@ -156,6 +165,13 @@ extension Relay.Scope {
     @inlinable
     public func action<G, L>(_ prism: Prism<G, L>) -> Relay.Scope<Relay.ActionPrism<G, L>, StateLane, EnvironmentLane> where ActionLane == Relay.Identity<G> {
         .init(action: Relay.ActionPrism(prism), state: state, environment: environment)
+    }
+
+    /// Sets the action lane to `lane`: any type that extracts and embeds actions, such as the lanes
+    /// `@Prisms` generates (`AppAction.lane.counter`); a lift through it is specialised for it.
+    @inlinable
+    public func action<Lane: ExtractsAction & EmbedsAction>(_ lane: Lane) -> Relay.Scope<Lane, StateLane, EnvironmentLane> where ActionLane == Relay.Identity<Lane.GlobalAction> {
+        .init(action: lane, state: state, environment: environment)
     }
 
     /// Sets the action lane: it re-indexes actions through a preview and a review closure.
