@@ -106,7 +106,10 @@ public struct PrismsMacro: MemberMacro, ExtensionMacro {
         var used = Set<String>()
         for (index, item) in cases.enumerated() {
             var name = item.name.prefix(1).uppercased() + item.name.dropFirst() + "Lane"
-            if !used.insert(name).inserted { name += "\(index)" ; used.insert(name) }
+            if !used.insert(name).inserted {
+                name += "\(index)"
+                used.insert(name)
+            }
             typeNames.append(name)
         }
         let body = cases.enumerated().map { index, item in

@@ -75,7 +75,9 @@ internal func reportDiagnostic(_ diagnostic: StoreDiagnostic) {
     if let handler = StoreHooks.diagnosticHandler {
         handler(diagnostic)
     } else if isOnMainActor() {
-        // Called in place, through a closure that does not escape: nothing allocated.
+        // Called in place, through a closure that does not escape: nothing allocated. (Not
+        // `onMainActor`: its escaping closure is an allocation, and a generic variant passing the
+        // diagnostic executed 43 more instructions per missing-element report.)
         MainActor.assumeIsolated { StoreHooks.onDiagnostic(diagnostic) }
     } else {
         Task { @MainActor in StoreHooks.onDiagnostic(diagnostic) }
