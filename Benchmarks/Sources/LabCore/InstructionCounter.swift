@@ -150,9 +150,7 @@ public final class CallgrindSession {
 
     /// The arena the calling thread allocates from.
     nonisolated static func threadArena() -> UInt32? {
-        var arena: UInt32 = 0
-        var size = MemoryLayout<UInt32>.size
-        return mallctl("thread.arena", &arena, &size, nil, 0) == 0 ? arena : nil
+        AllocationCounter.readControl("thread.arena", as: UInt32.self)
     }
 
     /// Makes the calling thread allocate from `arena`; false when jemalloc refuses.
@@ -163,9 +161,7 @@ public final class CallgrindSession {
 
     /// A new, empty arena (jemalloc allows up to 4,095), or nil when none can be created.
     nonisolated static func createArena() -> UInt32? {
-        var arena: UInt32 = 0
-        var size = MemoryLayout<UInt32>.size
-        return mallctl("arenas.create", &arena, &size, nil, 0) == 0 ? arena : nil
+        AllocationCounter.readControl("arenas.create", as: UInt32.self)
     }
 
     /// Iterations of the uninstrumented warm-up: one cycle of the scenarios' input patterns.
