@@ -63,10 +63,11 @@ public struct RatioRecord: Codable, Equatable, Sendable {
 
 extension Harness {
     /// Times `numerator` and `denominator` in alternation: each is first sized so one sample lasts
-    /// about `targetNanoseconds` (its iteration count doubled from `minimumIterations` until a run
-    /// takes at least a quarter of that) and warmed up, then `rounds` rounds each time one sample
-    /// of both, the order swapped every round so neither always runs first. Returns each round's
-    /// ratio of time per operation and the two iteration counts.
+    /// about `targetNanoseconds` (``sampleSize(_:settle:target:minimumIterations:maxIterations:clock:)``,
+    /// whose repeated scaling runs keep slow first calls from sizing the samples) and warmed up,
+    /// then `rounds` rounds each time one sample of both, the order swapped every round so neither
+    /// always runs first. Returns each round's ratio of time per operation and the two iteration
+    /// counts.
     @MainActor
     public static func pairedRatios(
         _ numerator: @MainActor (Int) async -> Void, minimumIterations numeratorMinimum: Int = 1,
@@ -74,17 +75,7 @@ extension Harness {
         rounds: Int, targetNanoseconds: UInt64, clock: @MainActor () -> UInt64 = monotonicNanoseconds
     ) async -> (ratios: [Double], iterations: (numerator: Int, denominator: Int)) {
         func size(_ body: @MainActor (Int) async -> Void, from minimum: Int) async -> Int {
-            var iterations = max(1, minimum)
-            while true {
-                let start = clock()
-                await body(iterations)
-                let elapsed = clock() &- start
-                if elapsed >= targetNanoseconds / 4 || iterations >= 1 << 34 {
-                    let scaled = Double(iterations) * Double(targetNanoseconds) / Double(max(elapsed, 1))
-                    return max(1, minimum, Int(min(scaled, Double(1 << 34)).rounded(.up)))
-                }
-                iterations *= 2
-            }
+            await sampleSize(body, target: targetNanoseconds, minimumIterations: minimum, clock: clock).iterations
         }
         func perOperation(_ body: @MainActor (Int) async -> Void, _ iterations: Int) async -> Double {
             let start = clock()

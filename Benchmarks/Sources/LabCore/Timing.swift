@@ -80,6 +80,16 @@ public struct RunConfiguration: Sendable, Equatable {
     public static let full = RunConfiguration(mode: "full", samples: 31, targetSampleNanoseconds: 40_000_000, budgetNanoseconds: 4_000_000_000, ratioRounds: 61, ratioSampleNanoseconds: 10_000_000)
 }
 
+/// The outcome of sizing a sample (``Harness/sampleSize(_:settle:target:minimumIterations:maxIterations:clock:)``).
+public struct SampleSize: Sendable, Equatable {
+    /// Iterations per sample.
+    public var iterations: Int
+    /// The iterations of the scaling run that stopped the scaling.
+    public var lastRunIterations: Int
+    /// That run's duration (the fastest of its repeats).
+    public var lastRunNanoseconds: UInt64
+}
+
 /// Result of timing one measured closure.
 public struct TimingResult: Sendable, Equatable {
     /// Iterations per sample after scaling.
@@ -90,30 +100,29 @@ public struct TimingResult: Sendable, Equatable {
 
 /// Times and counts a measured closure `(iterations) -> Void`.
 public enum Harness {
-    /// Times `body`: scales the inner loop so a sample lasts about
-    /// `targetSampleNanoseconds` (a scaling run long enough to stop the scaling is repeated and
-    /// the faster run counts, so one-off first-call work does not size the samples), warms up once, then takes `samples` samples (fewer when they
-    /// would not fit the configuration's budget, at least `minimumSamples`). Samples never run
-    /// fewer than `minimumIterations` (see ``Scenario/minimumIterations``), where scaling starts.
-    /// `settle` (``ScenarioBody/settle``) is awaited after every call, untimed.
+    /// The iterations of one sample of `body` lasting about `target` nanoseconds by `clock`.
+    ///
+    /// The count grows geometrically from `minimumIterations` until one run takes at least a
+    /// tenth of the target. A run that reaches it is repeated at the same size, up to twice while
+    /// it still reaches it, and the fastest counts: the first calls of a scenario can pay one-off
+    /// work (a cache filled on first use, a cold page; a plain array's position cache scans on
+    /// its first miss and builds its table on the second), which would otherwise size every
+    /// sample at a handful of operations. `settle` is awaited after every call, untimed.
     @MainActor
-    public static func time(_ body: @MainActor (Int) async -> Void, settle: (@MainActor () async -> Void)? = nil, configuration: RunConfiguration, minimumIterations: Int = 1, maxIterations: Int = 1 << 34) async -> TimingResult {
-        let target = max(configuration.targetSampleNanoseconds, 1)
+    public static func sampleSize(
+        _ body: @MainActor (Int) async -> Void, settle: (@MainActor () async -> Void)? = nil,
+        target: UInt64, minimumIterations: Int = 1, maxIterations: Int = 1 << 34,
+        clock: @MainActor () -> UInt64 = monotonicNanoseconds
+    ) async -> SampleSize {
+        let target = max(target, 1)
         var iterations = max(1, min(minimumIterations, maxIterations))
         var elapsed: UInt64 = 0
-        // Grow geometrically until one run takes at least a tenth of the target. A run that
-        // reaches it is repeated at the same size and the faster of the two counts: the first
-        // calls of a scenario can pay one-off work (a cache filled on first use, a cold page),
-        // which would otherwise size every sample at a handful of operations.
         while true {
-            var start = monotonicNanoseconds()
-            await body(iterations)
-            elapsed = monotonicNanoseconds() &- start
-            await settle?()
-            if elapsed >= target / 10 {
-                start = monotonicNanoseconds()
+            elapsed = .max
+            for _ in 0..<3 where elapsed >= target / 10 {
+                let start = clock()
                 await body(iterations)
-                elapsed = min(elapsed, monotonicNanoseconds() &- start)
+                elapsed = min(elapsed, clock() &- start)
                 await settle?()
             }
             if elapsed >= target / 10 || iterations >= maxIterations { break }
@@ -122,14 +131,28 @@ public enum Harness {
         }
         let scaled = Double(iterations) * Double(target) / Double(max(elapsed, 1))
         let final = max(1, minimumIterations, min(maxIterations, Int(scaled.rounded(.up))))
+        return SampleSize(iterations: final, lastRunIterations: iterations, lastRunNanoseconds: elapsed)
+    }
+
+    /// Times `body`: scales the inner loop so a sample lasts about `targetSampleNanoseconds`
+    /// (``sampleSize(_:settle:target:minimumIterations:maxIterations:clock:)``), warms up once,
+    /// then takes `samples` samples (fewer when they would not fit the configuration's budget, at
+    /// least `minimumSamples`). Samples never run fewer than `minimumIterations` (see
+    /// ``Scenario/minimumIterations``), where scaling starts. `settle`
+    /// (``ScenarioBody/settle``) is awaited after every call, untimed.
+    @MainActor
+    public static func time(_ body: @MainActor (Int) async -> Void, settle: (@MainActor () async -> Void)? = nil, configuration: RunConfiguration, minimumIterations: Int = 1, maxIterations: Int = 1 << 34) async -> TimingResult {
+        let target = max(configuration.targetSampleNanoseconds, 1)
+        let size = await sampleSize(body, settle: settle, target: target, minimumIterations: minimumIterations, maxIterations: maxIterations)
+        let final = size.iterations
         // One sample's expected duration, from the last scaling run.
-        let sampleEstimate = max(Double(elapsed) / Double(iterations) * Double(final), 1)
+        let sampleEstimate = max(Double(size.lastRunNanoseconds) / Double(size.lastRunIterations) * Double(final), 1)
         // A run that already lasts a whole sample at the final size was the warm-up.
-        if !(final == iterations && elapsed >= target) {
+        if !(final == size.lastRunIterations && size.lastRunNanoseconds >= target) {
             await body(final) // warm-up at the final size
             await settle?()
         }
-        iterations = final
+        let iterations = final
         let fitting = Int(min(Double(configuration.budgetNanoseconds) / sampleEstimate, Double(Int.max / 2)))
         let count = max(1, max(configuration.minimumSamples, min(configuration.samples, fitting)))
         var perOp: [Double] = []

@@ -41,27 +41,51 @@ struct PairedRatioTests {
         _ = await Harness.pairedRatios(
             machine.body("a", ticksPerIteration: 1_000), over: machine.body("b", ticksPerIteration: 1_000),
             rounds: 4, targetNanoseconds: 1_000, clock: { machine.now })
-        // Sizing stops at once (one iteration already lasts the target): a, b; warm-ups: a, b;
-        // rounds: ab, ba, ab, ba.
-        #expect(machine.calls == ["a", "b", "a", "b", "a", "b", "b", "a", "a", "b", "b", "a"])
+        // Sizing stops at once (one iteration already lasts the target), its run made three
+        // times: a, a, a, b, b, b; warm-ups: a, b; rounds: ab, ba, ab, ba.
+        #expect(machine.calls == ["a", "a", "a", "b", "b", "b", "a", "b", "a", "b", "b", "a", "a", "b", "b", "a"])
     }
 
     @Test("a machine that slows down between rounds leaves each round's ratio exact")
     @MainActor
     func driftCancels() async {
         let machine = FakeMachine()
-        // One sizing call and one warm-up each (calls 0–3), then two calls per round; every other
-        // round runs three times slower, as a shared machine does when a neighbour wakes up.
+        // Three sizing calls (the run that stops the scaling, made three times) and one warm-up
+        // each (calls 0–7), then two calls per round; every other round runs three times slower, as a shared
+        // machine does when a neighbour wakes up.
         func body(_ name: String, _ ticks: UInt64) -> @MainActor (Int) async -> Void {
             { iterations in
-                let round = (machine.calls.count - 4) / 2
-                machine.slowdown = machine.calls.count >= 4 && round % 2 == 1 ? 3 : 1
+                let round = (machine.calls.count - 8) / 2
+                machine.slowdown = machine.calls.count >= 8 && round % 2 == 1 ? 3 : 1
                 await machine.body(name, ticksPerIteration: ticks)(iterations)
             }
         }
         let measured = await Harness.pairedRatios(body("top", 40), over: body("bottom", 30), rounds: 6, targetNanoseconds: 100, clock: { machine.now })
-        #expect(machine.calls.count == 16)
+        #expect(machine.calls.count == 20)
         #expect(measured.ratios.allSatisfy { abs($0 - 4.0 / 3.0) < 1e-12 })
+    }
+
+    @Test("slow first calls do not size a side's samples: the run that stops the scaling is repeated")
+    @MainActor
+    func oneOffFirstCallsAreNotTheEstimate() async {
+        let machine = FakeMachine()
+        // The numerator's first two calls pay one-off work, as a missed id in a plain array of
+        // 100,000 rows does (a scan of the ids, then the position table built): 1,000,000 and
+        // 5,000,000 ticks. Every later iteration costs 10. Sized from those calls, a
+        // 10,000-tick sample would hold one iteration, and every round would time a single call.
+        let top: @MainActor (Int) async -> Void = { iterations in
+            switch machine.calls.count(where: { $0 == "top" }) {
+            case 0: machine.now &+= 1_000_000
+            case 1: machine.now &+= 5_000_000
+            default: break
+            }
+            await machine.body("top", ticksPerIteration: 10)(iterations)
+        }
+        let measured = await Harness.pairedRatios(
+            top, over: machine.body("bottom", ticksPerIteration: 10),
+            rounds: 3, targetNanoseconds: 10_000, clock: { machine.now })
+        #expect(measured.iterations.numerator == 1_000)
+        #expect(measured.ratios == [1, 1, 1])
     }
 
     @Test("a scenario's minimum iteration count bounds its samples from below")
