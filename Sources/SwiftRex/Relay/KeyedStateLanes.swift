@@ -383,11 +383,14 @@ internal final class PositionCache<ID: Hashable & Sendable>: Sendable {
     func rebuild(finding id: ID, count: Int, ids all: [ID], scanned: Int, storage: UInt?, witness: Witness? = nil) -> Int? {
         var fresh: [ID: Int] = [:]
         fresh.reserveCapacity(count)
-        var duplicates: [ID] = []
-        for offset in all.indices {
-            let elementID = all[offset]
-            if fresh[elementID] == nil { fresh[elementID] = offset } else { duplicates.append(elementID) }
+        // One probe per id: walked from the end, each id's last write is its first offset. An id
+        // already present hands back the offset of its next occurrence, which is not a first one.
+        var laterOffsets: [Int] = []
+        for offset in all.indices.reversed() {
+            if let later = fresh.updateValue(offset, forKey: all[offset]) { laterOffsets.append(later) }
         }
+        // In the order a forward walk meets them.
+        let duplicates = laterOffsets.sorted().map { all[$0] }
         let found = fresh[id]
         // Dropped witnesses (possibly the last owners of old arrays) are released after the lock.
         let dropped = positions.withLock { positions -> [Witness] in

@@ -37,6 +37,19 @@ struct DuplicateIDTests {
         #expect(store.state.rows.last?.touches == 1)
     }
 
+    @Test func everyLaterOccurrenceIsReportedInOrderAndEachIDRoutesToItsFirst() {
+        var state = BadInput.state(rows: [])
+        state.rows = [1, 2, 2, 1, 3, 1].map { App.Row(id: $0, name: "") }
+        let store = Store(initial: state, behavior: App.rowsAdmin <> BadInput.rowsByID, environment: App.AppEnvironment())
+        let diagnostics = collectingDiagnostics {
+            for id in [1, 2, 3] { store.dispatch(.row(ElementAction(id, action: .touch))) }
+        }
+        #expect(store.state.rows.map(\.touches) == [1, 1, 0, 0, 1, 0])
+        #expect(diagnostics.map(\.kind) == [.duplicateID])
+        // The occurrences after the first, as a walk from the front meets them: offsets 2, 3 and 5.
+        #expect(diagnostics.first?.message.hasPrefix("Duplicate ids in an identified collection: 2, 1, 1.") == true)
+    }
+
     @Test func aReducerLiftRoutesToTheFirstOccurrenceToo() {
         let touch = Reducer<App.RowAction, App.Row>.reduce { action, row in if action == .touch { row.touches += 1 } }
         let lifted = touch.liftCollection(.action(App.rowPrism).state(\App.AppState.rows))
