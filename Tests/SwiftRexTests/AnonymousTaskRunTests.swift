@@ -14,10 +14,19 @@ struct AnonymousTaskRunTests {
     struct State: Sendable, Equatable { var got: [Int] = [] }
 
     /// Holds slow bodies until opened (or until their task is cancelled), counting those that
-    /// reached it.
+    /// reached it and recording how each left it.
     final class Gate: Sendable {
         let isOpen = Atomic<Bool>(false)
         let reached = Atomic<Int>(0)
+        /// The slow bodies that left the gate, each with whether its task was cancelled then: when
+        /// a cancellation is missing from the log, this tells a run never cancelled (it left when
+        /// the gate opened) from a cancelled run whose handler did not run.
+        let left = Mutex<[Int: Bool]>([:])
+
+        /// How the slow bodies left the gate, for a failure's message.
+        var departures: String {
+            left.withLock { left in left.keys.sorted().map { "\($0): \(left[$0]! ? "cancelled" : "opened")" }.joined(separator: ", ") }
+        }
     }
 
     static func behavior(gate: Gate, log: EventLog) -> Behavior<Action, State, Void> {
@@ -39,6 +48,8 @@ struct AnonymousTaskRunTests {
                         } onCancel: {
                             log.append("cancelled \(value)")
                         }
+                        let cancelled = Task.isCancelled
+                        gate.left.withLock { $0[value] = cancelled }
                         send(.got(value))
                     }
                 }
@@ -86,10 +97,10 @@ struct AnonymousTaskRunTests {
         // Releasing the Store cancels each slow run once; each then ends and unlinks itself from
         // its own thread, after the Store is gone.
         #expect(await adversarialWait { isGone() && runs.linked().isEmpty })
-        #expect(log.events.sorted() == (100..<150).map { "cancelled \($0)" }.sorted())
+        #expect(log.events.sorted() == (100..<150).map { "cancelled \($0)" }.sorted(), "left the gate: \(gate.departures)")
         gate.isOpen.store(true, ordering: .releasing)
         await adversarialQuiesce()
-        #expect(log.events.count == 50)
+        #expect(log.events.count == 50, "left the gate: \(gate.departures)")
         #expect(runs.linked().isEmpty)
     }
 
