@@ -40,7 +40,7 @@ internal final class EffectEngine<Action: Sendable>: EffectInterpreter {
     /// when they start, each unlinks itself when its task ends (see ``AnonymousTaskRuns``).
     @usableFromInline var anonymousRuns: AnonymousTaskRuns<Action> { posting.anonymousRuns }
     @exclusivity(unchecked) @usableFromInline var isBusy = false
-    private var reconcileBuffer: [ReconcileEntry<Payload>] = []
+    @usableFromInline var reconcileBuffer: [ReconcileEntry<Payload>] = []
     /// Work reported while a machine operation runs, performed after it in arrival order.
     private var deferred: [Operation] = [] {
         didSet { hasDeferred = !deferred.isEmpty }
@@ -73,9 +73,9 @@ internal final class EffectEngine<Action: Sendable>: EffectInterpreter {
     }
 
     /// A channel's stride and the offsets of its identity and of its declaration's reference,
-    /// worked out once: unspecialised code would look the layout up (and build key paths) on every
-    /// reconcile. Both are stored properties of a struct, so their offsets exist.
-    private let channelLayout: (stride: Int, identity: Int, declaration: Int)
+    /// worked out once for the comparison loop of `matchingEnds`, which reads channels as raw
+    /// memory. Both are stored properties of a struct, so their offsets exist.
+    @usableFromInline let channelLayout: (stride: Int, identity: Int, declaration: Int)
 
     // MARK: Operations
 
@@ -165,6 +165,12 @@ internal final class EffectEngine<Action: Sendable>: EffectInterpreter {
     /// operations deferred while the machine is mid-operation: posted at once, it would overtake
     /// a keyed or delayed component of the same effect (or of an earlier one) that starts
     /// synchronously once the machine is free. Call only while ``hasDeferred``.
+    /// Queues a reconcile of `entries` behind the operation that keeps the machine busy.
+    @usableFromInline
+    func deferReconcile(_ entries: [ReconcileEntry<Payload>]) {
+        deferred.append(.reconcile(entries))
+    }
+
     @usableFromInline
     func deferPost(_ action: consuming DispatchedAction<Action>, depth: Int) {
         deferred.append(.post(action, depth: depth))
@@ -231,7 +237,7 @@ internal final class EffectEngine<Action: Sendable>: EffectInterpreter {
     /// Reconciles the supervised channels (phase 5): `sets[s]` holds the channels segment `s`
     /// (one supervision unit) wants, `orders[s]` their container orders (empty: their positions).
     /// Returns whether the set differed from the last one.
-    @discardableResult
+    @discardableResult @inlinable
     func reconcile(_ sets: [Keep<Action>], orders: [[UInt64]], depth: Int) -> Bool {
         // An unchanged desired set is recognised from the channels' identities alone: nothing is
         // built and nothing allocated. A set that differs from memory in one short run of
@@ -274,7 +280,13 @@ internal final class EffectEngine<Action: Sendable>: EffectInterpreter {
         for segment in sets.indices {
             appendEntries(sets[segment], 0..<sets[segment].count, segment: segment, orders: orders[segment], depth: depth, to: &entries)
         }
-        perform(.reconcile(entries))
+        if isBusy {
+            deferReconcile(entries)
+        } else {
+            isBusy = true
+            machine.reconcile(entries, now: clock.now(), using: self)
+            endOperation()
+        }
         entries.removeAll(keepingCapacity: true)
         reconcileBuffer = entries
         return true
@@ -285,7 +297,8 @@ internal final class EffectEngine<Action: Sendable>: EffectInterpreter {
     /// data at a fixed offset of a 40-byte channel, compared with the 32 bytes memory keeps for it:
     /// the loop streams 72 bytes per channel and copies nothing. Keys that are not all `Int`s are
     /// then compared in place through the channel's declaration. No allocation.
-    private func matchingEnds(_ sets: [Keep<Action>], total: Int) -> (prefix: Int, suffix: Int) {
+    @inlinable
+    func matchingEnds(_ sets: [Keep<Action>], total: Int) -> (prefix: Int, suffix: Int) {
         let remembered = machine.reconciledCount
         return machine.withMemoryInOrder { identities, keys, resets, broadcasts in
             let (stride, identityOffset, declarationOffset) = channelLayout
@@ -336,7 +349,8 @@ internal final class EffectEngine<Action: Sendable>: EffectInterpreter {
 
     /// Whether `sets`, concatenated, are the desired set reconcile memory holds, compared by key
     /// (memory is not in desired order after partial reconciles).
-    private func matchesByKey(_ sets: [Keep<Action>]) -> Bool {
+    @inlinable
+    func matchesByKey(_ sets: [Keep<Action>]) -> Bool {
         machine.beginMatch()
         for index in sets.indices {
             let going = sets[index].withUnsafeBufferPointer { buffer in
@@ -353,6 +367,7 @@ internal final class EffectEngine<Action: Sendable>: EffectInterpreter {
 
     /// Records new container orders for the channels of `set`: their elements moved while the
     /// desired set stayed the same.
+    @inlinable
     func updateOrders(_ set: Keep<Action>, orders: [UInt64]) {
         guard !isBusy, orders.count == set.count else { return }
         set.withUnsafeBufferPointer { buffer in
@@ -363,6 +378,7 @@ internal final class EffectEngine<Action: Sendable>: EffectInterpreter {
     /// Whether the channels one part of the desired set wants (in container `orders`; empty:
     /// their positions in `segment`) are the ones it wanted (`previous`), unchanged and in the
     /// same order. `false` while the machine is mid-operation. No allocation.
+    @inlinable
     func patchMatches(_ segment: Int, previous: some RandomAccessCollection<AnyHashableSendable>, channels: Keep<Action>, orders: [UInt64]) -> Bool {
         guard !isBusy else { return false }
         return channels.withUnsafeBufferPointer { buffer in
@@ -379,6 +395,7 @@ internal final class EffectEngine<Action: Sendable>: EffectInterpreter {
     /// Whether `channels` (in container `orders`; empty: their positions) are exactly the channels
     /// reconcile memory holds for `segment`, unchanged and in the same order. `false` while the
     /// machine is mid-operation. No allocation, and no list of the segment's previous keys needed.
+    @inlinable
     func segmentMatches(_ segment: Int, channels: Keep<Action>, orders: [UInt64]) -> Bool {
         guard !isBusy else { return false }
         return channels.withUnsafeBufferPointer { buffer in
@@ -395,6 +412,7 @@ internal final class EffectEngine<Action: Sendable>: EffectInterpreter {
     /// every other channel alone. Returns `false`, doing nothing, when that cannot be done soundly
     /// (the machine is mid-operation, a key would move between parts, duplicates): the caller then
     /// reconciles the full set.
+    @inlinable
     func reconcilePatches(_ patches: [SegmentPatch<Action>], depth: Int) -> Bool {
         guard !isBusy else { return false }
         var machinePatches: [(segment: Int, previous: [AnyHashableSendable], desired: [ReconcileEntry<Payload>])] = []
@@ -413,7 +431,8 @@ internal final class EffectEngine<Action: Sendable>: EffectInterpreter {
 
     /// The entries of `channels[range]`, channels of `segment`; `orders` holds the container
     /// orders of all of `channels` (empty: their positions in the segment).
-    private func appendEntries(
+    @inlinable
+    func appendEntries(
         _ channels: Keep<Action>, _ range: Range<Int>, segment: Int, orders: [UInt64], depth: Int, to entries: inout [ReconcileEntry<Payload>]
     ) {
         channels.withUnsafeBufferPointer { buffer in
@@ -605,7 +624,7 @@ internal final class EffectEngine<Action: Sendable>: EffectInterpreter {
         return opened
     }
 
-    @usableFromInline
+    @inlinable
     func deliver(_ payload: Payload, to sink: @Sendable (any Sendable) -> Void) {
         guard let value = payload.component.channel?.value else { return }
         sink(value)

@@ -49,26 +49,26 @@ internal struct ChannelTraits: Sendable, Equatable {
 }
 
 /// One desired channel, as reconcile compares it: identity, reset and broadcast keys, settle.
+@usableFromInline
 internal struct ReconcileEntry<Payload> {
-    var key: AnyHashableSendable
-    var reset: AnyHashableSendable?
-    var broadcast: AnyHashableSendable?
-    var settle: Duration?
-    var payload: Payload
-    var traits: ChannelTraits
+    @usableFromInline var key: AnyHashableSendable
+    @usableFromInline var reset: AnyHashableSendable?
+    @usableFromInline var broadcast: AnyHashableSendable?
+    @usableFromInline var settle: Duration?
+    @usableFromInline var payload: Payload
+    @usableFromInline var traits: ChannelTraits
     /// The supervision segment (one supervision unit of the behavior) that wants the channel.
-    var segment: Int
+    @usableFromInline var segment: Int
     /// The channel's place in container order (segment, element, index within the element),
     /// which orders leavers (cancelled in container order) even after single-element reconciles;
     /// `nil`: its desired position.
-    var order: UInt64?
+    @usableFromInline var order: UInt64?
 
     /// The identity as plain data (see `ChannelIdentity`).
-    var identity: ChannelIdentity { ChannelIdentity(id: key, reset: reset, broadcast: broadcast) }
+    @inlinable var identity: ChannelIdentity { ChannelIdentity(id: key, reset: reset, broadcast: broadcast) }
 
-    /// An entry. Always inlined: called per channel from unspecialised code, an out-of-line
-    /// initialiser looks up the entry's generic metadata on every call.
-    @inline(__always)
+    /// An entry. Always inlined: it is built once per desired channel.
+    @inlinable @inline(__always)
     init(
         key: AnyHashableSendable, reset: AnyHashableSendable?, broadcast: AnyHashableSendable?, settle: Duration?,
         payload: Payload, traits: ChannelTraits, segment: Int = 0, order: UInt64? = nil
@@ -101,9 +101,10 @@ internal struct AnonymousEffectKey: Hashable, Sendable {
 /// token is cancelled exactly once, by the machine.
 ///
 /// Value type, no tasks, no clock: time comes in as `now`, side effects go out through an
-/// ``EffectInterpreter``. Tests drive it directly. Scheduling, starting, completing and the slot
-/// bookkeeping are inlinable, so a Store's phase 4 runs them specialised for its types (no
-/// generic-metadata lookups on the way to an effect's start); reconcile is not.
+/// ``EffectInterpreter``. Tests drive it directly. Scheduling, starting, completing, the slot
+/// bookkeeping and reconcile are inlinable, so a Store's phases 4 and 5 run them specialised for
+/// its types: no generic-metadata lookups on the way to an effect's start or through a reconcile
+/// (looked up at run time, they were about half of a one-row supervised dispatch).
 @MainActor
 @usableFromInline
 internal struct EffectMachine<Payload> {
@@ -132,6 +133,14 @@ internal struct EffectMachine<Payload> {
         @usableFromInline var token: SubscriptionToken
         @usableFromInline var payload: Payload
         @usableFromInline var traits: ChannelTraits
+
+        @inlinable
+        init(generation: UInt64, token: SubscriptionToken, payload: Payload, traits: ChannelTraits) {
+            self.generation = generation
+            self.token = token
+            self.payload = payload
+            self.traits = traits
+        }
     }
 
     @usableFromInline
@@ -161,26 +170,26 @@ internal struct EffectMachine<Payload> {
 
     // Reconcile memory: the previous desired set. Positions are unordered (a segment reconcile
     // swaps a leaver out); `memorySeq` keeps each channel's container order.
-    private var memoryIndex: [AnyHashableSendable: Int] = [:]
-    private var memoryKey: [AnyHashableSendable] = []
+    @usableFromInline var memoryIndex: [AnyHashableSendable: Int] = [:]
+    @usableFromInline var memoryKey: [AnyHashableSendable] = []
     /// Each remembered channel's identity as plain data (see `ChannelIdentity`).
-    private var memoryIdentity: [ChannelIdentity] = []
-    private var memoryReset: [AnyHashableSendable?] = []
-    private var memoryBroadcast: [AnyHashableSendable?] = []
-    private var memorySuppressed: [Bool] = []
-    private var memoryEpoch: [UInt64] = []
-    private var memorySeq: [UInt64] = []
-    private var memorySegment: [Int] = []
+    @usableFromInline var memoryIdentity: [ChannelIdentity] = []
+    @usableFromInline var memoryReset: [AnyHashableSendable?] = []
+    @usableFromInline var memoryBroadcast: [AnyHashableSendable?] = []
+    @usableFromInline var memorySuppressed: [Bool] = []
+    @usableFromInline var memoryEpoch: [UInt64] = []
+    @usableFromInline var memorySeq: [UInt64] = []
+    @usableFromInline var memorySegment: [Int] = []
     /// How many remembered channels each segment has (indexed by segment; missing: none).
-    private var segmentCounts: [Int] = []
-    private var nextSeq: UInt64 = 0
-    private var epoch: UInt64 = 0
+    @usableFromInline var segmentCounts: [Int] = []
+    @usableFromInline var nextSeq: UInt64 = 0
+    @usableFromInline var epoch: UInt64 = 0
     /// Whether the last full reconcile saw two entries with the same key: segment reconciles are
     /// then unsound (one segment's leaver may be another's keeper) and are refused.
-    private(set) var lastFullHadDuplicates = false
+    @usableFromInline var lastFullHadDuplicates = false
     /// Whether memory lists the channels in the order of the last full desired set (no patch
     /// since): an unchanged set is then recognised by comparing position by position, no hashing.
-    private var isInDesiredOrder = false
+    @usableFromInline var isInDesiredOrder = false
     @usableFromInline init() {}
 
     // MARK: Inspection
@@ -256,7 +265,7 @@ internal struct EffectMachine<Payload> {
     }
 
     /// The number of keys in reconcile memory.
-    var reconciledCount: Int { memoryKey.count }
+    @inlinable var reconciledCount: Int { memoryKey.count }
 
     // MARK: Scheduling (EffectsAndScheduling, "Scheduling policies")
 
@@ -412,7 +421,7 @@ internal struct EffectMachine<Payload> {
 
     // MARK: Channels (opening and delivery)
 
-    @usableFromInline
+    @inlinable
     mutating func scheduleChannel<I: EffectInterpreter>(
         _ payload: Payload, traits: ChannelTraits, key: AnyHashableSendable, now: Duration, using interpreter: I
     ) where I.Payload == Payload {
@@ -463,6 +472,7 @@ internal struct EffectMachine<Payload> {
     /// a first appearance opens at once; a reset-key change recreates (after `settle`, if any); a
     /// broadcast change is delivered (or reopens a channel that is no longer live); a channel
     /// cancelled by id stays closed until it leaves the set and comes back.
+    @inlinable
     mutating func reconcile<I: EffectInterpreter>(
         _ desired: [ReconcileEntry<Payload>],
         now: Duration,
@@ -471,9 +481,9 @@ internal struct EffectMachine<Payload> {
         if isUnchanged(desired) { return }
 
         // Deduplicate: a later entry replaces an earlier one with the same key, at the first position.
-        // This code is not specialised: entries are read where they lie (an array subscript or a
-        // `for in` would copy whole entries, payload included), and a set without duplicates, the
-        // usual case, is used as it is.
+        // Entries are read where they lie (an array subscript or a `for in` would copy whole
+        // entries, retaining their keys and payload), and a set without duplicates, the usual
+        // case, is used as it is.
         var position: [AnyHashableSendable: Int] = [:]
         position.reserveCapacity(desired.count)
         let hasDuplicates = desired.withUnsafeBufferPointer { entries in
@@ -523,20 +533,18 @@ internal struct EffectMachine<Payload> {
                 }
                 let suppressed = memorySuppressed[old]
                 newSuppressed.append(suppressed)
-                // Compared here, where the keys are at hand: `apply` (out of line, unspecialised)
-                // looks up generic metadata on every call, which is most of a full reconcile's
-                // per-channel cost when nothing about the channel changed.
+                // Compared here, where the keys are at hand: a channel whose keys did not change
+                // costs no call to `apply`.
                 if !suppressed, memoryReset[old] != entry.pointee.reset || memoryBroadcast[old] != entry.pointee.broadcast {
                     apply(entry, remembered: old, now: now, using: interpreter)
                 }
             }
         }
 
-        // Plain index loops over entries in place: `map` over entries of an unspecialised generic
-        // type goes through the Collection witness, whose read coroutine allocates a frame per element.
+        // Plain index loops over entries in place: nothing is copied out of an entry it does not need.
         memoryIndex = position
-        // The memory is refilled in locals (moved out of `self`, so their storage is reused): a
-        // loop writing this generic struct's fields looks up its metadata on every entry.
+        // The memory is refilled in locals (moved out of `self`, so their storage is reused and
+        // each append is a plain write, not an access to this struct's field).
         var keys = Self.takeEmptied(&memoryKey)
         var identities = Self.takeEmptied(&memoryIdentity)
         var resets = Self.takeEmptied(&memoryReset)
@@ -576,7 +584,8 @@ internal struct EffectMachine<Payload> {
 
     /// A desired entry that is remembered (and not suppressed): a reset-key change recreates it
     /// (after `settle`), a broadcast change is delivered, or reopens a channel no longer live.
-    private mutating func apply<I: EffectInterpreter>(
+    @inlinable
+    mutating func apply<I: EffectInterpreter>(
         _ entry: UnsafePointer<ReconcileEntry<Payload>>, remembered old: Int, now: Duration, using interpreter: I
     ) where I.Payload == Payload {
         if memoryReset[old] != entry.pointee.reset {
@@ -598,6 +607,7 @@ internal struct EffectMachine<Payload> {
     /// True when the `previousCount` keys one part of the desired set wanted last time and the
     /// `count` identities read by index are the same channels with the same reset and broadcast
     /// keys and the same container `orders`, all remembered for `segment`. No allocation.
+    @inlinable
     mutating func segmentMatches(
         segment: Int,
         previousCount: Int,
@@ -626,7 +636,8 @@ internal struct EffectMachine<Payload> {
     }
 
     /// The array's elements removed, its storage moved out (so `array` no longer shares it).
-    private static func takeEmptied<Element>(_ array: inout [Element]) -> [Element] {
+    @inlinable
+    static func takeEmptied<Element>(_ array: inout [Element]) -> [Element] {
         var taken: [Element] = []
         swap(&taken, &array)
         taken.removeAll(keepingCapacity: true)
@@ -634,7 +645,8 @@ internal struct EffectMachine<Payload> {
     }
 
     /// Adds `delta` to `segment`'s count of remembered channels.
-    private mutating func countSegment(_ segment: Int, by delta: Int) {
+    @inlinable
+    mutating func countSegment(_ segment: Int, by delta: Int) {
         while segmentCounts.count <= segment { segmentCounts.append(0) }
         segmentCounts[segment] &+= delta
     }
@@ -642,6 +654,7 @@ internal struct EffectMachine<Payload> {
     /// True when the `count` identities read by index are exactly the channels remembered for
     /// `segment`, with the same reset and broadcast keys and the same container `order`: no
     /// list of what the segment wanted before is needed. No allocation.
+    @inlinable
     mutating func wholeSegmentMatches(
         segment: Int,
         count: Int,
@@ -670,6 +683,7 @@ internal struct EffectMachine<Payload> {
     /// saw duplicate keys, a patch wants a key twice, a patch wants a key that another part
     /// holds, or a patch's previous keys are not remembered for its segment. The caller must then
     /// reconcile the full set.
+    @inlinable
     mutating func reconcilePatches<I: EffectInterpreter>(
         _ patches: [(segment: Int, previous: [AnyHashableSendable], desired: [ReconcileEntry<Payload>])],
         now: Duration,
@@ -738,6 +752,7 @@ internal struct EffectMachine<Payload> {
     /// Returns `false`, doing nothing, when that cannot be done soundly: memory is not in desired
     /// order, the last full set had duplicates, `desired` is not as long as `span`, or a desired
     /// key is remembered outside the span or wanted twice. The caller then reconciles in full.
+    @inlinable
     mutating func reconcileSpan<I: EffectInterpreter>(
         _ span: Range<Int>, desired: [ReconcileEntry<Payload>], now: Duration, using interpreter: I
     ) -> Bool where I.Payload == Payload {
@@ -791,6 +806,7 @@ internal struct EffectMachine<Payload> {
 
     /// Records new container orders for remembered keys (`count` of them, read by index): their
     /// elements moved while the desired set stayed the same. No allocation.
+    @inlinable
     mutating func updateOrders(count: Int, _ keyAndOrder: (Int) -> (key: AnyHashableSendable, order: UInt64)) {
         for position in 0..<count {
             let (key, order) = keyAndOrder(position)
@@ -799,7 +815,8 @@ internal struct EffectMachine<Payload> {
     }
 
     /// Adds a first-seen entry to reconcile memory, established after everything remembered.
-    private mutating func remember(_ entry: ReconcileEntry<Payload>) {
+    @inlinable
+    mutating func remember(_ entry: ReconcileEntry<Payload>) {
         memoryIndex[entry.key] = memoryKey.count
         memoryKey.append(entry.key)
         memoryIdentity.append(entry.identity)
@@ -814,7 +831,8 @@ internal struct EffectMachine<Payload> {
     }
 
     /// Removes a key from reconcile memory (swapping the last entry into its place).
-    private mutating func forget(_ key: AnyHashableSendable) {
+    @inlinable
+    mutating func forget(_ key: AnyHashableSendable) {
         guard let index = memoryIndex.removeValue(forKey: key) else { return }
         countSegment(memorySegment[index], by: -1)
         let last = memoryKey.count - 1
@@ -840,10 +858,11 @@ internal struct EffectMachine<Payload> {
     }
 
     /// True when every desired entry matches memory and no remembered key is missing. No allocation.
-    private mutating func isUnchanged(_ desired: [ReconcileEntry<Payload>]) -> Bool {
+    @inlinable
+    mutating func isUnchanged(_ desired: [ReconcileEntry<Payload>]) -> Bool {
         beginMatch()
-        // Fields read where the entries lie: this code is not specialised, and an array subscript
-        // would copy a whole entry (payload included) to read its key.
+        // Fields read where the entries lie: an array subscript would copy a whole entry (keys
+        // and payload retained) to read its key.
         let matched = desired.withUnsafeBufferPointer { entries in
             for index in entries.indices {
                 let entry = entries.baseAddress! + index
@@ -855,18 +874,20 @@ internal struct EffectMachine<Payload> {
     }
 
     /// The memory position of `key` when it is remembered with these reset and broadcast keys.
-    private func rememberedIndex(_ key: AnyHashableSendable, reset: AnyHashableSendable?, broadcast: AnyHashableSendable?) -> Int? {
+    @inlinable
+    func rememberedIndex(_ key: AnyHashableSendable, reset: AnyHashableSendable?, broadcast: AnyHashableSendable?) -> Int? {
         guard let index = memoryIndex[key], memoryReset[index] == reset, memoryBroadcast[index] == broadcast else { return nil }
         return index
     }
 
     /// Whether memory lists the channels in the order of the last full desired set (see
     /// `withMemoryInOrder`).
-    var memoryIsInDesiredOrder: Bool { isInDesiredOrder }
+    @inlinable var memoryIsInDesiredOrder: Bool { isInDesiredOrder }
 
     /// Calls `body` with the remembered identities, keys, reset keys and broadcast values, in
     /// memory order, to compare a desired set position by position (valid when
     /// `memoryIsInDesiredOrder`). No copy.
+    @inlinable
     func withMemoryInOrder<R>(
         _ body: (UnsafeBufferPointer<ChannelIdentity>, UnsafeBufferPointer<AnyHashableSendable>, UnsafeBufferPointer<AnyHashableSendable?>, UnsafeBufferPointer<AnyHashableSendable?>) -> R
     ) -> R {
@@ -880,8 +901,8 @@ internal struct EffectMachine<Payload> {
     }
 
     /// The state of a hashed comparison with memory (see `beginMatch`).
-    private var matchDistinct = 0
-    private var matchFailed = false
+    @usableFromInline var matchDistinct = 0
+    @usableFromInline var matchFailed = false
 
     /// Starts comparing a desired set with reconcile memory, one identity at a time (`matchNext`),
     /// in desired order; `endMatch` says whether it matched exactly: every key remembered with the
@@ -889,6 +910,7 @@ internal struct EffectMachine<Payload> {
     /// lookups, no allocation; lets the engine skip building entries at all. A reordered set is not
     /// a match: memory must follow the container order, since the next reconcile cancels leavers in
     /// that order (leavers close in container order).
+    @inlinable
     mutating func beginMatch() {
         epoch &+= 1
         matchDistinct = 0
@@ -896,6 +918,7 @@ internal struct EffectMachine<Payload> {
     }
 
     /// The next desired identity; `false` once the set is known not to match.
+    @inlinable
     mutating func matchNext(_ key: AnyHashableSendable, reset: AnyHashableSendable?, broadcast: AnyHashableSendable?) -> Bool {
         guard !matchFailed else { return false }
         guard let index = rememberedIndex(key, reset: reset, broadcast: broadcast) else {
@@ -915,11 +938,13 @@ internal struct EffectMachine<Payload> {
     }
 
     /// Whether the identities given since `beginMatch` match memory exactly.
+    @inlinable
     func endMatch() -> Bool {
         !matchFailed && matchDistinct == memoryKey.count
     }
 
-    private mutating func openAfterSettle<I: EffectInterpreter>(
+    @inlinable
+    mutating func openAfterSettle<I: EffectInterpreter>(
         _ entry: ReconcileEntry<Payload>, now: Duration, using interpreter: I
     ) where I.Payload == Payload {
         guard let settle = entry.settle, settle > .zero else {

@@ -796,7 +796,7 @@ public final class Store<Action: Sendable, State: Sendable, Environment: Sendabl
     }
 
     /// Phase 5: the supervisors' channels for the current state, reconciled by the engine.
-    @usableFromInline
+    @inlinable
     internal func reconcile(depth: Int = 0) {
         guard let supervision else { return }
         // The state is handed over where it lies (a large state is not copied onto the stack).
@@ -807,7 +807,7 @@ public final class Store<Action: Sendable, State: Sendable, Environment: Sendabl
 
     /// Phase 5 after a mutation of `scope` by `action` reaching the segments in `mask`: only
     /// those segments, only the element it changed when sound.
-    @usableFromInline
+    @inlinable
     internal func reconcile(after scope: MutationScope, mask: UInt64, action: Action, depth: Int) {
         guard let supervision else { return }
         withUnsafeMutablePointer(to: &storage) { state in

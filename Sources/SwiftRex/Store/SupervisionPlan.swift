@@ -8,29 +8,36 @@
 /// collection lift's segment re-evaluates only the element an action addressed when everything
 /// that mutated was scoped to that element; any other segment is evaluated whole and reconciled
 /// as one patch. Whatever cannot be done soundly in part falls back to the full reconcile.
+///
+/// The reconcile path (this plan's, the engine's and the machine's) is inlinable: a Store runs it
+/// specialised for its types. Unspecialised, it looked up generic type metadata at run time some
+/// sixty times a dispatch (`reconcile.oneRowChanged`: 55,000 instructions, 27,000 specialised).
+/// The collection trackers stay behind a protocol; their per-element work is specialised closures.
 @MainActor
 @usableFromInline
 internal final class SupervisionPlan<State: Sendable, Action: Sendable, Environment: Sendable> {
-    /// One supervision unit and its buffers. A class: its buffers are mutated in place without
-    /// going through an array's accessors (unspecialised, those allocate per access).
+    /// One supervision unit and its buffers. A class: its buffers are mutated in place, not
+    /// through the accessors of an array of segments. Its mutable fields, like the plan's, are
+    /// not checked for exclusivity at run time.
     @MainActor
-    private final class Segment {
+    @usableFromInline
+    final class Segment {
         /// Its place in the plan.
-        let index: Int
+        @usableFromInline let index: Int
         /// Evaluates a plain segment, reading the state where it lies.
-        let read: @MainActor @Sendable (inout State) -> Supervision<Action, Environment>
-        let tracker: (any ElementSupervisionTracking<State, Action, Environment>)?
+        @usableFromInline let read: @MainActor @Sendable (inout State) -> Supervision<Action, Environment>
+        @usableFromInline let tracker: (any ElementSupervisionTracking<State, Action, Environment>)?
         /// The part of the state the segment reads.
-        let reads: StateFootprint
+        @usableFromInline let reads: StateFootprint
         /// The channels a plain segment wanted at the last reconcile (`nil` before the first): the
         /// array its supervision built, held, not copied. A collection segment's keys live in its
         /// tracker's memo.
-        var reconciled: Keep<Action>?
+        @exclusivity(unchecked) @usableFromInline var reconciled: Keep<Action>?
         /// The channels of the last evaluation (a plain segment's array as its supervision built
         /// it: never copied).
-        var channels: Keep<Action> = []
+        @exclusivity(unchecked) @usableFromInline var channels: Keep<Action> = []
         /// A collection segment's container orders of `channels` (a plain segment's are positions).
-        var orders: [UInt64] = []
+        @exclusivity(unchecked) @usableFromInline var orders: [UInt64] = []
 
         init(_ unit: SupervisionUnit<State, Action, Environment>, index: Int) {
             self.index = index
@@ -43,29 +50,34 @@ internal final class SupervisionPlan<State: Sendable, Action: Sendable, Environm
     /// The mask bit of "this mutation may have removed collection elements that own effects".
     @usableFromInline static var removalBit: UInt64 { 1 << 63 }
     /// Segments from this index on share one bit.
-    private static var sharedBitIndex: Int { 62 }
+    @inlinable static var sharedBitIndex: Int { 62 }
 
-    private let segments: [Segment]
+    @usableFromInline let segments: [Segment]
     /// The segment of each lift token that appears once (a token lifted twice is ambiguous).
-    private let segmentOfToken: [LiftToken: Int]
+    @usableFromInline let segmentOfToken: [LiftToken: Int]
+    // The mutable state below is not checked for exclusivity at run time: only the main actor
+    // touches it, inside a Store's phase 5, which never nests (a dispatch made meanwhile is queued).
+
     /// Reused buffers handed to the engine (emptied after each use, so that the segments'
     /// buffers stay uniquely referenced).
-    private var sets: [Keep<Action>] = []
-    private var orderSets: [[UInt64]] = []
-    private var patchKeys: [AnyHashableSendable] = []
+    @exclusivity(unchecked) @usableFromInline var sets: [Keep<Action>] = []
+    @exclusivity(unchecked) @usableFromInline var orderSets: [[UInt64]] = []
+    @exclusivity(unchecked) @usableFromInline var patchKeys: [AnyHashableSendable] = []
     /// The collection segments patched from their containers' journals in this reconcile.
-    private var editedSegments: [Int] = []
-    private var patches: [SegmentPatch<Action>] = []
+    @exclusivity(unchecked) @usableFromInline var editedSegments: [Int] = []
+    @exclusivity(unchecked) @usableFromInline var patches: [SegmentPatch<Action>] = []
     /// A reused buffer of the elements a container's journal says changed.
-    private var changes: [ElementChange<Action>] = []
+    @exclusivity(unchecked) @usableFromInline var changes: [ElementChange<Action>] = []
     /// Whether the trackers' memos and the segments' keys describe the engine's memory.
-    private var isCommitted = false
+    @exclusivity(unchecked) @usableFromInline var isCommitted = false
     /// Whether phase 5 may skip segments and reconcile in part (a test switch; on by default).
     /// Off, every mutation reconciles the full desired set: the reference the partial paths
     /// must agree with.
-    var allowsPartial = true
+    @usableFromInline var allowsPartial = true
+    /// What phase 5 did so far (counted in code specialised for the Store's types).
+    @exclusivity(unchecked) @usableFromInline var counts = SupervisionCounts()
     /// What phase 5 did so far, for tests.
-    private(set) var statistics = SupervisionStatistics()
+    var statistics: SupervisionStatistics { counts.statistics }
 
     @usableFromInline
     init(units: [SupervisionUnit<State, Action, Environment>]) {
@@ -84,15 +96,16 @@ internal final class SupervisionPlan<State: Sendable, Action: Sendable, Environm
     }
 
     /// The mask bit of segment `index`.
-    private static func bit(_ index: Int) -> UInt64 {
+    @inlinable
+    static func bit(_ index: Int) -> UInt64 {
         1 << UInt64(min(index, sharedBitIndex))
     }
 
     /// The mask of every segment.
-    private let allSegments: UInt64
+    @usableFromInline let allSegments: UInt64
     /// The mask of the collection segments whose container keeps an edit journal: worth
     /// patching even when every segment is affected.
-    private let journaledSegments: UInt64
+    @usableFromInline let journaledSegments: UInt64
 
     /// The segments a mutation of `footprint` can change, as a bit mask.
     @usableFromInline
@@ -111,6 +124,7 @@ internal final class SupervisionPlan<State: Sendable, Action: Sendable, Environm
     /// otherwise, and the full desired set when every segment is affected or a patch cannot be
     /// applied soundly. The state is `inout` for its address only (it is read where it lies,
     /// never copied onto the stack, never written).
+    @inlinable
     func reconcile(after scope: MutationScope, mask: UInt64, action: Action, state: inout State, environment: Environment, engine: EffectEngine<Action>, depth: Int) {
         guard allowsPartial else {
             reconcileAll(state: &state, environment: environment, engine: engine, depth: depth)
@@ -128,8 +142,9 @@ internal final class SupervisionPlan<State: Sendable, Action: Sendable, Environm
 
     /// Evaluates every segment and reconciles the full set; remembers it when it changed. The
     /// state is `inout` for its address only.
+    @inlinable
     func reconcileAll(state: inout State, environment: Environment, engine: EffectEngine<Action>, depth: Int) {
-        statistics.fullReconciles &+= 1
+        counts.fullReconciles &+= 1
         for segment in segments { evaluate(segment, state: &state, environment: environment) }
         for segment in segments {
             sets.append(segment.channels)
@@ -156,8 +171,9 @@ internal final class SupervisionPlan<State: Sendable, Action: Sendable, Environm
     }
 
     /// Evaluates one segment into its buffers.
-    private func evaluate(_ segment: Segment, state: inout State, environment: Environment) {
-        statistics.segmentEvaluations &+= 1
+    @inlinable
+    func evaluate(_ segment: Segment, state: inout State, environment: Environment) {
+        counts.segmentEvaluations &+= 1
         if let tracker = segment.tracker {
             segment.channels.removeAll(keepingCapacity: true)
             segment.orders.removeAll(keepingCapacity: true)
@@ -168,7 +184,8 @@ internal final class SupervisionPlan<State: Sendable, Action: Sendable, Environm
         }
     }
 
-    private static func keys(of channels: Keep<Action>) -> [AnyHashableSendable] {
+    @inlinable
+    static func keys(of channels: Keep<Action>) -> [AnyHashableSendable] {
         var keys: [AnyHashableSendable] = []
         keys.reserveCapacity(channels.count)
         channels.withUnsafeBufferPointer { buffer in
@@ -180,7 +197,8 @@ internal final class SupervisionPlan<State: Sendable, Action: Sendable, Environm
     /// Reconciles the segments in `mask` as patches: for the collection segment `addressed`
     /// (whose lift every mutation was addressed through), the addressed element; for any other,
     /// the whole segment. `false`, having changed nothing, when that cannot be done soundly.
-    private func reconcilePatches(
+    @inlinable
+    func reconcilePatches(
         mask: UInt64, addressed: Int?, action: Action, state: inout State, environment: Environment, engine: EffectEngine<Action>, depth: Int
     ) -> Bool {
         patches.removeAll(keepingCapacity: true)
@@ -195,7 +213,7 @@ internal final class SupervisionPlan<State: Sendable, Action: Sendable, Environm
             // below covers it and keeps the memo in step with the journal.
             if index == addressed, let tracker = segment.tracker, !tracker.hasJournal {
                 guard let (previous, channels, ordinal) = tracker.evaluateAddressed(action, &state, environment) else { return false }
-                statistics.elementEvaluations &+= 1
+                counts.elementEvaluations &+= 1
                 var elementOrders: [UInt64] = []
                 elementOrders.reserveCapacity(channels.count)
                 for position in 0..<channels.count { elementOrders.append(containerOrder(segment: index, ordinal: ordinal, index: position)) }
@@ -207,7 +225,7 @@ internal final class SupervisionPlan<State: Sendable, Action: Sendable, Environm
             if let tracker = segment.tracker, tracker.evaluateEdits(&state, environment, into: &changes) {
                 // The container's journal names the elements that came, went or changed: only
                 // those are evaluated and patched, in container order.
-                statistics.elementEvaluations &+= changes.count
+                counts.elementEvaluations &+= changes.count
                 editedSegments.append(index)
                 if changes.count > 1 { changes.sort { $0.ordinal < $1.ordinal } }
                 for change in changes {
@@ -240,16 +258,16 @@ internal final class SupervisionPlan<State: Sendable, Action: Sendable, Environm
         }
         if patches.isEmpty {
             for index in editedSegments { segments[index].tracker?.commitEdits() }
-            statistics.unchangedPartials &+= 1
+            counts.unchangedPartials &+= 1
             return true
         }
         guard engine.reconcilePatches(patches, depth: depth) else {
             // Nothing was applied: forget what the trackers evaluated.
             for index in segments.indices where mask & Self.bit(index) != 0 { segments[index].tracker?.clearPending() }
-            statistics.refusedPatches &+= 1
+            counts.refusedPatches &+= 1
             return false
         }
-        statistics.patchedReconciles &+= 1
+        counts.patchedReconciles &+= 1
         for index in editedSegments { segments[index].tracker?.commitEdits() }
         for patch in patches {
             let segment = segments[patch.segment]
@@ -284,19 +302,54 @@ public struct SupervisionStatistics: Sendable, Equatable {
     public init() {}
 }
 
+/// The counters behind ``SupervisionStatistics``, kept where inlinable code can count.
+@usableFromInline
+internal struct SupervisionCounts {
+    @usableFromInline var fullReconciles = 0
+    @usableFromInline var patchedReconciles = 0
+    @usableFromInline var unchangedPartials = 0
+    @usableFromInline var refusedPatches = 0
+    @usableFromInline var segmentEvaluations = 0
+    @usableFromInline var elementEvaluations = 0
+
+    @usableFromInline init() {}
+
+    /// The counters as the testing interface reports them.
+    var statistics: SupervisionStatistics {
+        var statistics = SupervisionStatistics()
+        statistics.fullReconciles = fullReconciles
+        statistics.patchedReconciles = patchedReconciles
+        statistics.unchangedPartials = unchangedPartials
+        statistics.refusedPatches = refusedPatches
+        statistics.segmentEvaluations = segmentEvaluations
+        statistics.elementEvaluations = elementEvaluations
+        return statistics
+    }
+}
+
 /// One part of the desired set reconciled alone: what one segment (or one element of a collection
 /// segment) wants now, and the keys it wanted before.
 @usableFromInline
 internal struct SegmentPatch<Action: Sendable> {
-    let segment: Int
-    let previous: [AnyHashableSendable]
-    let channels: Keep<Action>
+    @usableFromInline let segment: Int
+    @usableFromInline let previous: [AnyHashableSendable]
+    @usableFromInline let channels: Keep<Action>
     /// The container order of each channel.
-    let orders: [UInt64]
+    @usableFromInline let orders: [UInt64]
     /// What the patch covers.
-    let kind: Kind
+    @usableFromInline let kind: Kind
+
+    @inlinable
+    init(segment: Int, previous: [AnyHashableSendable], channels: Keep<Action>, orders: [UInt64], kind: Kind) {
+        self.segment = segment
+        self.previous = previous
+        self.channels = channels
+        self.orders = orders
+        self.kind = kind
+    }
 
     /// What a patch covers.
+    @usableFromInline
     enum Kind {
         /// The whole segment.
         case whole

@@ -215,7 +215,8 @@ extension Array: Monoid {
 }
 
 /// A channel's keys (id, reset key, broadcast value) and settle, readable without knowing its
-/// action type: reconcile compares keys in code that is not specialised for it.
+/// action type: reconcile's comparison loop reads channels as raw memory and reaches the keys
+/// through this class.
 @usableFromInline
 internal class ChannelKeys: @unchecked Sendable {
     // `@unchecked`: every field is an immutable `Sendable` value; the class is not final only so

@@ -122,7 +122,7 @@ internal enum ElementKeys: RandomAccessCollection, Sendable {
 
 /// A channel's place in container order: its supervision segment, its element's ordinal (its
 /// position at the last full evaluation) and its index within the element.
-@usableFromInline
+@inlinable
 internal func containerOrder(segment: Int, ordinal: Int, index: Int) -> UInt64 {
     UInt64(truncatingIfNeeded: segment) << 48 | UInt64(truncatingIfNeeded: ordinal & 0xFFFF_FFFF) << 16 | UInt64(min(index, 0xFFFF))
 }
