@@ -306,12 +306,7 @@ internal final class EffectEngine<Action: Sendable>: EffectInterpreter {
                 let identity = (channel + identityOffset).assumingMemoryBound(to: ChannelIdentity.self)
                 guard identity.pointee == identities[at] else { return false }
                 if identity.pointee.isExact { return true }
-                // The keys themselves, read through the channel's declaration (a `ChannelKeys`
-                // whatever the action type) without retaining it: the desired set holds it.
-                let declaration = Unmanaged<ChannelKeys>.fromOpaque((channel + declarationOffset).load(as: UnsafeRawPointer.self))
-                return declaration._withUnsafeGuaranteedRef {
-                    $0.hasKeys(keys.baseAddress! + at, reset: resets.baseAddress! + at, broadcast: broadcasts.baseAddress! + at)
-                }
+                return channelHasRememberedKeys(channel + declarationOffset, keys.baseAddress!, resets.baseAddress!, broadcasts.baseAddress!, at)
             }
             // From the front.
             var prefix = 0
@@ -635,6 +630,21 @@ internal final class EffectEngine<Action: Sendable>: EffectInterpreter {
         clock.startTimer(deadline) { [weak self] in
             self?.timerFired(key: key, generation: generation, purpose: purpose)
         }
+    }
+}
+
+/// Whether the channel whose declaration reference lies at `declaration` has the keys remembered
+/// at position `at` of `keys`, `resets` and `broadcasts`, compared in place: the keys are read
+/// through the declaration (a `ChannelKeys` whatever the action type) without retaining it, since
+/// the desired set holds it. Out of line, so the comparison loop of `matchingEnds` keeps only the
+/// two positions it streams through (inlined, its address arithmetic ran on every channel).
+@usableFromInline @inline(never)
+internal func channelHasRememberedKeys(
+    _ declaration: UnsafeRawPointer, _ keys: UnsafePointer<AnyHashableSendable>, _ resets: UnsafePointer<AnyHashableSendable?>,
+    _ broadcasts: UnsafePointer<AnyHashableSendable?>, _ at: Int
+) -> Bool {
+    Unmanaged<ChannelKeys>.fromOpaque(declaration.load(as: UnsafeRawPointer.self))._withUnsafeGuaranteedRef {
+        $0.hasKeys(keys + at, reset: resets + at, broadcast: broadcasts + at)
     }
 }
 
