@@ -893,8 +893,17 @@ internal struct ElementLift<LA: Sendable, LS: Sendable, LE: Sendable, GA: Sendab
             }
         }
         return ElementSupervisionTracker(
-            addressedID: { action in extractAddressed?(action)?.id },
             journal: journal,
+            evaluateAddressed: { action, state, environment, memo, addressed, keep in
+                guard let id = extractAddressed?(action)?.id, let remembered = memo[id] else { return nil }
+                addressed = id
+                if let slice = element(id, state) { channels(of: id, slice, narrow(environment), into: &keep) }
+                return remembered
+            },
+            commitAddressed: { memo, addressed, keys in
+                guard let id = addressed else { return }
+                memo[id]?.keys = keys
+            },
             evaluateAll: { state, environment, keep, ids, keys, ordinals in
                 let local = narrow(environment)
                 @MainActor func record(_ id: ID, _ ordinal: Int, _ slice: LS) {
@@ -944,7 +953,6 @@ internal struct ElementLift<LA: Sendable, LS: Sendable, LE: Sendable, GA: Sendab
                 }
                 return true
             },
-            setKeys: { memo, id, keys in memo[id]?.keys = keys },
             applyEdits: { memo, memoIDs, edits in
                 for edit in edits {
                     // The inverse follows: the id leaves its former ordinal (unless another id

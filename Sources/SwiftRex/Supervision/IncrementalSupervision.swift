@@ -344,9 +344,14 @@ internal final class ElementSupervisionTracker<GA: Sendable, GS: Sendable, GE: S
     /// Appends the ids the journal says were edited since a version, once each, in edit order;
     /// `false` when it cannot say or the edits include a reorder.
     @usableFromInline typealias EditedIDs = (GS, UInt64, inout [ID]) -> Bool
-    /// Replaces one remembered element's keys (in specialised code: a dictionary write here,
-    /// unspecialised, allocates coroutine frames).
-    @usableFromInline typealias SetKeys = (inout [ID: ElementMemo], ID, ElementKeys) -> Void
+    /// The element an action addresses, if the memo (passed `inout` only to be read without a
+    /// retain) knows it: records its id in the fifth argument, appends its channels to `keep` and returns what the memo remembers of it. One
+    /// specialised call: here, unspecialised, the id's extraction, the memo's lookup and the
+    /// optional id each looked up type metadata at run time.
+    @usableFromInline typealias EvaluateAddressed = @MainActor (GA, GS, GE, inout [ID: ElementMemo], inout ID?, inout Keep<GA>) -> ElementMemo?
+    /// Replaces the remembered keys of the element recorded by the last `EvaluateAddressed` call
+    /// (in specialised code: a dictionary write here, unspecialised, allocates coroutine frames).
+    @usableFromInline typealias CommitAddressed = (inout [ID: ElementMemo], inout ID?, ElementKeys) -> Void
     /// Appends every remembered key (in specialised code, for the same reason).
     @usableFromInline typealias RememberedKeys = ([ID: ElementMemo], inout [AnyHashableSendable]) -> Void
 
@@ -355,14 +360,16 @@ internal final class ElementSupervisionTracker<GA: Sendable, GS: Sendable, GE: S
     private let buildMemo: BuildMemo
     private let updateMemoKeys: UpdateMemoKeys
     private let memoMatches: MemoMatches
-    private let setKeys: SetKeys
+    private let evaluateAddressedElement: EvaluateAddressed
+    private let commitAddressedKeys: CommitAddressed
     private let rememberedKeys: RememberedKeys
     private let applyEdits: ApplyEdits
     private let editedIDs: EditedIDs
     private let sameIDs: SameIDs
-    private let addressedID: @Sendable (GA) -> ID?
     private let journal: LaneJournal<GS, ID>?
-    private var memo: [ID: ElementMemo] = [:]
+    // Not checked for exclusivity at run time: only the main actor touches a tracker, inside a
+    // Store's phase 5, which never nests.
+    @exclusivity(unchecked) private var memo: [ID: ElementMemo] = [:]
     /// The memo's inverse: at each ordinal, the id the memo places there (`nil`: none). An
     /// evaluation matches the memo exactly when it has as many elements and each id sits at its
     /// ordinal here: a walk over an array, where asking the memo per element hashes into a
@@ -377,7 +384,7 @@ internal final class ElementSupervisionTracker<GA: Sendable, GS: Sendable, GE: S
     private var lastIDs: [ID] = []
     private var lastOrdinals: [Int] = []
     private var lastListsValid = false
-    private var lastAddressed: ID?
+    @exclusivity(unchecked) private var lastAddressed: ID?
     /// The content version the memo describes, for a journaled container (`nil`: unknown).
     private var syncedVersion: UInt64?
     /// The content version of the last evaluation, committed with it.
@@ -388,13 +395,14 @@ internal final class ElementSupervisionTracker<GA: Sendable, GS: Sendable, GE: S
 
     @usableFromInline
     init(
-        addressedID: @escaping @Sendable (GA) -> ID?, journal: LaneJournal<GS, ID>?,
+        journal: LaneJournal<GS, ID>?, evaluateAddressed: @escaping EvaluateAddressed, commitAddressed: @escaping CommitAddressed,
         evaluateAll: @escaping EvaluateAll, evaluateOne: @escaping EvaluateOne,
-        buildMemo: @escaping BuildMemo, updateMemoKeys: @escaping UpdateMemoKeys, memoMatches: @escaping MemoMatches, setKeys: @escaping SetKeys,
+        buildMemo: @escaping BuildMemo, updateMemoKeys: @escaping UpdateMemoKeys, memoMatches: @escaping MemoMatches,
         applyEdits: @escaping ApplyEdits, editedIDs: @escaping EditedIDs, sameIDs: @escaping SameIDs,
         rememberedKeys: @escaping RememberedKeys
     ) {
-        self.addressedID = addressedID
+        evaluateAddressedElement = evaluateAddressed
+        commitAddressedKeys = commitAddressed
         self.journal = journal
         self.applyEdits = applyEdits
         self.editedIDs = editedIDs
@@ -404,7 +412,6 @@ internal final class ElementSupervisionTracker<GA: Sendable, GS: Sendable, GE: S
         self.buildMemo = buildMemo
         self.updateMemoKeys = updateMemoKeys
         self.memoMatches = memoMatches
-        self.setKeys = setKeys
         self.rememberedKeys = rememberedKeys
     }
 
@@ -471,17 +478,14 @@ internal final class ElementSupervisionTracker<GA: Sendable, GS: Sendable, GE: S
 
     @usableFromInline
     func evaluateAddressed(_ action: GA, _ state: inout GS, _ environment: GE) -> (previous: ElementKeys, channels: Keep<GA>, ordinal: Int)? {
-        guard let id = addressedID(action), let remembered = memo[id] else { return nil }
-        lastAddressed = id
         var keep: Keep<GA> = []
-        _ = evaluateElement(id, state, environment, &keep)
+        guard let remembered = evaluateAddressedElement(action, state, environment, &memo, &lastAddressed, &keep) else { return nil }
         return (remembered.keys, keep, remembered.ordinal)
     }
 
     @usableFromInline
     func commitAddressed(_ keys: ElementKeys) {
-        guard let id = lastAddressed else { return }
-        setKeys(&memo, id, keys)
+        commitAddressedKeys(&memo, &lastAddressed, keys)
     }
 
     @usableFromInline
