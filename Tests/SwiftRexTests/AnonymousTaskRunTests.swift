@@ -84,9 +84,13 @@ struct AnonymousTaskRunTests {
                 store.dispatch(.slow(100 + value))
             }
             // The quick runs answer and leave the list; the slow ones stay, running, each in its
-            // body (a run cancelled before its body starts never calls it, nor its handler).
+            // body (a run cancelled before its body starts never calls it, nor its handler). The
+            // list holding 50 runs that are all still running is what tells the 50 slow runs from
+            // 49 and a quick run that answered but has not left yet: a quick run is finished as
+            // soon as its body returns, before it unlinks.
             #expect(await adversarialWait {
-                store.state.got.count == 50 && runs.linked().count == 50 && gate.reached.load(ordering: .relaxed) == 50
+                store.state.got.count == 50 && runs.linked().count == 50 && runs.runningCount == 50
+                    && gate.reached.load(ordering: .relaxed) == 50
             })
             #expect(store.state.got.sorted() == Array(0..<50))
             #expect(store.pendingEffects.count == 50)
