@@ -110,9 +110,9 @@ struct AnonymousTaskRunTests {
         #expect(gate.cancelledDepartures == Set(100..<150), "left the gate: \(gate.departures)")
         // Each cancellation handler ran at most once, and only for a slow run. That every one
         // ran is the runtime's part, not the Store's: twice in CI (under load, once under TSan)
-        // one was missing although its body had seen its task cancelled (run 105 on the second
-        // occasion), and a plain loop of sleeping tasks cancelled the same way did not reproduce
-        // it in 1.15 million cancellations. It is recorded as a known issue when it happens.
+        // one was missing, and the second time (run 105) its body had seen its task cancelled;
+        // a plain loop of sleeping tasks cancelled the same way did not reproduce it in 1.15
+        // million cancellations. It is recorded as a known issue when it happens.
         let expected = Set((100..<150).map { "cancelled \($0)" })
         let handled = log.events
         #expect(Set(handled).count == handled.count && Set(handled).isSubset(of: expected), "\(handled)")
