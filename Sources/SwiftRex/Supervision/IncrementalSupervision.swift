@@ -345,9 +345,9 @@ internal final class ElementSupervisionTracker<GA: Sendable, GS: Sendable, GE: S
     /// `false` when it cannot say or the edits include a reorder.
     @usableFromInline typealias EditedIDs = (GS, UInt64, inout [ID]) -> Bool
     /// The element an action addresses, if the memo (passed `inout` only to be read without a
-    /// retain) knows it: records its id in the fifth argument, appends its channels to `keep` and returns what the memo remembers of it. One
-    /// specialised call: here, unspecialised, the id's extraction, the memo's lookup and the
-    /// optional id each looked up type metadata at run time.
+    /// retain) knows it: records its id in the fifth argument, appends its channels to `keep` and
+    /// returns what the memo remembers of it. One specialised call: here, unspecialised, the id's
+    /// extraction, the memo's lookup and the optional id each looked up type metadata at run time.
     @usableFromInline typealias EvaluateAddressed = @MainActor (GA, GS, GE, inout [ID: ElementMemo], inout ID?, inout Keep<GA>) -> ElementMemo?
     /// Replaces the remembered keys of the element recorded by the last `EvaluateAddressed` call
     /// (in specialised code: a dictionary write here, unspecialised, allocates coroutine frames).
