@@ -21,24 +21,35 @@ extension SubscriptionToken: EffectCancellable {
 @usableFromInline
 internal class EffectRun: @unchecked Sendable {
     // `@unchecked`: the atomics are thread-safe and `key` and `generation` are immutable.
-    private static let running: UInt8 = 0
+    @usableFromInline static var running: UInt8 { 0 }
     private static let cancelled: UInt8 = 1
     private static let finished: UInt8 = 2
 
-    private let phase = Atomic<UInt8>(EffectRun.running)
+    // Reachable from inlinable code, so a run's task reads it in place rather than through a call.
+    @usableFromInline final let phase = Atomic<UInt8>(EffectRun.running)
     /// The registry key; `nil` for an anonymous run.
     @usableFromInline final let key: AnyHashableSendable?
     /// The registration's generation (stale completions are ignored).
     @usableFromInline final let generation: UInt64
+    /// Whether the run has a registry key: tested where a run ends without copying the key.
+    @usableFromInline final let isRegistered: Bool
 
     @usableFromInline
     init(key: AnyHashableSendable? = nil, generation: UInt64 = 0) {
-        self.key = key
+        // Moved, not compared: `key != nil` copied the key through its generic value witnesses.
+        switch consume key {
+        case .some(let key):
+            self.key = key
+            isRegistered = true
+        case .none:
+            self.key = nil
+            isRegistered = false
+        }
         self.generation = generation
     }
 
     /// Whether the run is neither cancelled nor finished.
-    @usableFromInline
+    @inlinable
     var isRunning: Bool { phase.load(ordering: .acquiring) == Self.running }
 
     /// Whether the run was cancelled.
@@ -178,9 +189,12 @@ internal final class EffectTaskRun<Action: Sendable>: EffectSendTarget<Action>, 
     /// body. Both sides run on the main actor, so the flag needs no synchronisation.
     @exclusivity(unchecked) @usableFromInline nonisolated(unsafe) var mayRunBody = true
     /// The neighbours of an anonymous run in its Store's ``AnonymousTaskRuns`` (unretained; only
-    /// touched under that list's lock, and only while the run is linked).
-    @exclusivity(unchecked) @usableFromInline nonisolated(unsafe) unowned(unsafe) var previous: EffectTaskRun?
-    @exclusivity(unchecked) @usableFromInline nonisolated(unsafe) unowned(unsafe) var next: EffectTaskRun?
+    /// touched under that list's lock, and only while the run is linked). Unmanaged, so relinking
+    /// neighbours retains and releases nothing: the list's lock is taken on the main actor and on
+    /// the worker threads where runs end, and a reference count changed under it is one more cache
+    /// line the two sides pass back and forth.
+    @exclusivity(unchecked) @usableFromInline nonisolated(unsafe) var previous: Unmanaged<EffectTaskRun>?
+    @exclusivity(unchecked) @usableFromInline nonisolated(unsafe) var next: Unmanaged<EffectTaskRun>?
 
     @inlinable
     init(work: TaskWork<Action>, posting: MailboxPosting<Action>, depth: Int, key: AnyHashableSendable?, generation: UInt64) {
@@ -228,11 +242,11 @@ internal final class EffectTaskRun<Action: Sendable>: EffectSendTarget<Action>, 
         if isRunning {
             await work.body(Send(target: self))
             // Only a registered run is posted: an anonymous one leaves its list below.
-            if finish(), key != nil { posting.finished(self) }
+            if finish(), isRegistered { posting.finished(self) }
         }
         // On this thread, as the task ends: the main actor neither pays for nor waits for the
         // run's release (and its task's) when the next one starts.
-        if key == nil { posting.anonymousRuns.unlink(self) }
+        if !isRegistered { posting.unlinkAnonymous(self) }
     }
 
     override func deliver(_ action: Action) {
@@ -258,7 +272,7 @@ internal final class AnonymousTaskRuns<Action: Sendable>: @unchecked Sendable {
     // `@unchecked`: `head` and every linked run's `previous` and `next` are only touched while
     // `lock` is held.
     @usableFromInline let lock = _MutexHandle()
-    @exclusivity(unchecked) @usableFromInline unowned(unsafe) var head: EffectTaskRun<Action>?
+    @exclusivity(unchecked) @usableFromInline var head: Unmanaged<EffectTaskRun<Action>>?
 
     @usableFromInline
     init() {}
@@ -266,10 +280,11 @@ internal final class AnonymousTaskRuns<Action: Sendable>: @unchecked Sendable {
     /// Links a run that is about to start its task (main actor).
     @inlinable
     func link(_ run: EffectTaskRun<Action>) {
+        let node = Unmanaged.passUnretained(run)
         lock.unsafeLock()
         run.next = head
-        head?.previous = run
-        head = run
+        head?._withUnsafeGuaranteedRef { $0.previous = node }
+        head = node
         lock.unsafeUnlock()
     }
 
@@ -277,8 +292,10 @@ internal final class AnonymousTaskRuns<Action: Sendable>: @unchecked Sendable {
     @inlinable
     func unlink(_ run: EffectTaskRun<Action>) {
         lock.unsafeLock()
-        if let previous = run.previous { previous.next = run.next } else { head = run.next }
-        run.next?.previous = run.previous
+        let previous = run.previous
+        let next = run.next
+        if let previous { previous._withUnsafeGuaranteedRef { $0.next = next } } else { head = next }
+        next?._withUnsafeGuaranteedRef { $0.previous = previous }
         run.previous = nil
         run.next = nil
         lock.unsafeUnlock()
@@ -303,9 +320,11 @@ internal final class AnonymousTaskRuns<Action: Sendable>: @unchecked Sendable {
     private func forEachLinked(_ body: (EffectTaskRun<Action>) -> Void) {
         lock.unsafeLock()
         var cursor = head
-        while let run = cursor {
-            body(run)
-            cursor = run.next
+        while let node = cursor {
+            node._withUnsafeGuaranteedRef { run in
+                body(run)
+                cursor = run.next
+            }
         }
         lock.unsafeUnlock()
     }

@@ -134,7 +134,7 @@ internal final class EffectEngine<Action: Sendable>: EffectInterpreter {
         // Moved into the run (borrowed, the work was copied: its body and source retained).
         let run = EffectTaskRun(work: consume work, posting: posting, depth: depth, key: nil, generation: 0)
         // Linked before its task exists: the run unlinks itself when the task ends.
-        posting.anonymousRuns.link(run)
+        posting.linkAnonymous(run)
         run.start()
     }
 

@@ -128,6 +128,19 @@ internal final class MailboxPosting<Action: Sendable>: Sendable {
     /// The anonymous `Effect.task` runs whose task has not ended.
     @usableFromInline let anonymousRuns = AnonymousTaskRuns<Action>()
 
+    /// Links an anonymous run about to start (main actor). Reached through this object, which
+    /// its caller holds, the list is not retained and released around the call.
+    @inlinable
+    func linkAnonymous(_ run: EffectTaskRun<Action>) {
+        anonymousRuns.link(run)
+    }
+
+    /// Unlinks an anonymous run whose task is ending (any thread).
+    @inlinable
+    func unlinkAnonymous(_ run: EffectTaskRun<Action>) {
+        anonymousRuns.unlink(run)
+    }
+
     /// Posting into `mailbox`.
     @inlinable
     init(_ mailbox: Mailbox<Action>) {
