@@ -231,6 +231,10 @@ public final class AllocationCounter {
         return pointer.pointee
     }
 
+    /// Whether jemalloc runs with thread caches (`opt.tcache`: on unless `MALLOC_CONF` turns it
+    /// off). Then another thread's requests reach the statistics only when its cache flushes.
+    public static var threadCachesEnabled: Bool { readControl("opt.tcache", as: Bool.self) ?? false }
+
     /// The jemalloc version string (e.g. `5.3.0-0-g…`), or nil.
     public static var jemallocVersion: String? {
         var pointer: UnsafePointer<CChar>? = nil

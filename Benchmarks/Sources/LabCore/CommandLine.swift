@@ -42,6 +42,9 @@ public enum LabCommand: Sendable, Equatable {
     /// The instruction pass, run under callgrind by `run`: counts the selected scenarios and
     /// writes the figures as JSON to `output`.
     case countInstructions(filter: String?, output: String)
+    /// The allocation pass, run with thread caches off by `run` when it times with them on:
+    /// counts the selected scenarios' allocations and writes the figures as JSON to `output`.
+    case countAllocations(filter: String?, output: String)
     /// List scenario names.
     case list
     /// Print usage.
@@ -105,7 +108,7 @@ public func parseCommandLine(_ arguments: [String]) throws -> LabCommand {
         return .compare(current: positional[0], baseline: positional[1], options: options, chart: chart)
     }
 
-    if rest.first == "count-instructions" {
+    if let pass = rest.first, pass == "count-instructions" || pass == "count-allocations" {
         rest.removeFirst()
         var filter: String?
         var output: String?
@@ -113,11 +116,11 @@ public func parseCommandLine(_ arguments: [String]) throws -> LabCommand {
             switch argument {
             case "--filter": filter = try value(for: argument)
             case "--output": output = try value(for: argument)
-            default: throw UsageError("unknown count-instructions option '\(argument)'")
+            default: throw UsageError("unknown \(pass) option '\(argument)'")
             }
         }
-        guard let output else { throw UsageError("count-instructions needs --output FILE") }
-        return .countInstructions(filter: filter, output: output)
+        guard let output else { throw UsageError("\(pass) needs --output FILE") }
+        return pass == "count-instructions" ? .countInstructions(filter: filter, output: output) : .countAllocations(filter: filter, output: output)
     }
 
     if rest.contains("--soak") {
@@ -187,6 +190,9 @@ usage:
 
 A run counts instructions by re-running itself under valgrind's callgrind (valgrind must be on
 PATH; --no-instructions skips it). `count-instructions --output FILE [--filter …]` is that pass.
+A run with jemalloc's thread caches on (its default) times with them and counts allocations in a
+second process with them off (MALLOC_CONF=tcache:false), where other threads' allocations are
+counted exactly: `count-allocations --output FILE [--filter …]` is that pass.
 
 exit codes: 0 ok/equal, 1 run failure (calibration, jemalloc inactive, valgrind missing or failing;
             soak: memory grew), 2 regression, 3 missing or malformed results file,

@@ -293,18 +293,12 @@ public enum InstructionPass {
         environment[CallgrindSession.outputEnvironmentKey] = outputBase
         // Relay the pass's progress lines as they come, with the time each took (measured here:
         // the pass itself prints nothing that depends on the clock).
-        var pending = Data()
         var last = monotonicNanoseconds()
-        let status = try Subprocess.run(valgrind, arguments, environment: environment, standardError: .merge) { chunk in
-            pending.append(chunk)
-            while let newline = pending.firstIndex(of: 0x0A) {
-                let now = monotonicNanoseconds()
-                log(String(decoding: pending[pending.startIndex..<newline], as: UTF8.self) + " (\(fixed(Double(now - last) / 1e9, digits: 1)) s)")
-                last = now
-                pending.removeSubrange(pending.startIndex...newline)
-            }
+        let status = try Subprocess.runLines(valgrind, arguments, environment: environment) { line in
+            let now = monotonicNanoseconds()
+            log(line + " (\(fixed(Double(now - last) / 1e9, digits: 1)) s)")
+            last = now
         }
-        if !pending.isEmpty { log(String(decoding: pending, as: UTF8.self)) }
         guard status == 0 else {
             let text = (try? String(contentsOfFile: logPath, encoding: .utf8)) ?? ""
             let tail = text.split(separator: "\n").suffix(15).joined(separator: "\n")

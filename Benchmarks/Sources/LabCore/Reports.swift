@@ -69,7 +69,7 @@ public enum Reports {
         out += "| host | \(m.host): \(m.cores) cores, \(m.memoryBytes >> 20) MiB\(m.cpu.map { ", \($0)" } ?? "") |\n"
         out += "| kernel | \(m.kernel) |\n"
         out += "| toolchain | \(m.toolchain) |\n"
-        out += "| allocator | \(m.allocator ?? "unknown") |\n"
+        out += "| allocator | \(m.allocator ?? "unknown")\(m.allocatorSettings.map { "; \($0)" } ?? "") |\n"
         out += "| instruction counter | \(m.instructionCounter ?? "not counted (--no-instructions)") |\n\n"
         out += "Times are per operation over repeated samples (setup excluded); "
         out += "`× naive` is the median divided by the median of `\(normalizingBenchmark)` from the same run: "

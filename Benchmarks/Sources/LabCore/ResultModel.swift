@@ -123,6 +123,9 @@ public struct MachineMetadata: Codable, Equatable, Sendable {
     /// What counted instructions, e.g. `valgrind-3.19.0 callgrind`; absent when the run did not
     /// count them (`--no-instructions`).
     public var instructionCounter: String?
+    /// How jemalloc was set while timing and while counting allocations (absent in runs that
+    /// predate the allocation pass: both with thread caches off).
+    public var allocatorSettings: String?
 
     /// Creates metadata.
     public init(host: String, cores: Int, memoryBytes: UInt64, cpu: String? = nil, kernel: String, toolchain: String, allocator: String? = nil, date: String, gitRevision: String, gitDirty: Bool? = nil, mode: String, filter: String? = nil, instructionCounter: String? = nil) {

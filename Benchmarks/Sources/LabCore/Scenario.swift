@@ -227,11 +227,15 @@ public struct Runner {
     public var counter: AllocationCounter
     /// Progress output (one line per benchmark).
     public var log: (String) -> Void
+    /// Whether ``measure(_:size:)`` counts allocations. Off when another process counts them
+    /// (``AllocationPass``): the records then carry zeros until its figures are merged in.
+    public var countsAllocations: Bool
 
     /// Creates a runner.
-    public init(configuration: RunConfiguration, counter: AllocationCounter, log: @escaping (String) -> Void) {
+    public init(configuration: RunConfiguration, counter: AllocationCounter, countsAllocations: Bool = true, log: @escaping (String) -> Void) {
         self.configuration = configuration
         self.counter = counter
+        self.countsAllocations = countsAllocations
         self.log = log
     }
 
@@ -258,15 +262,11 @@ public struct Runner {
             timing = await Harness.time(body.run, settle: body.settle, configuration: configuration, minimumIterations: scenario.minimumIterations)
         }
         let body = scenario.setup(size)
-        let allocationIterations = scenario.allocationIterations ?? configuration.allocationIterations
-        let allocations = await Harness.allocations(body.run, settle: body.settle, iterations: allocationIterations, repeats: configuration.allocationRepeats, counter: counter, warmUp: false)
+        let allocations = countsAllocations ? await measureAllocations(scenario, size: size, body: body) : nil
         let summary = Statistics.summarize(timing.nanosecondsPerOperation) ?? Summary(min: 0, median: 0, p90: 0, max: 0)
         let stack = body.stackProbe.map { probe in
             (0..<3).map { _ in probe() }.min { $0.highWater < $1.highWater }!
         }
-        let allocsPerOp = Double(allocations.count) / Double(allocationIterations)
-        let bytesPerOp = Double(allocations.bytes) / Double(allocationIterations)
-        let tolerance = scenario.tolerance(allocationsPerOp: allocsPerOp, bytesPerOp: bytesPerOp)
         if let stack, stack.isSaturated {
             log("warning: \(RecordKey(name: scenario.name, size: size)): the stack probe saturated; the high-water is at least \(stack.highWater) bytes")
         }
@@ -274,18 +274,34 @@ public struct Runner {
             name: scenario.name,
             size: size,
             nsPerOp: summary,
-            allocsPerOp: allocsPerOp,
-            bytesPerOp: bytesPerOp,
+            allocsPerOp: allocations?.allocsPerOp ?? 0,
+            bytesPerOp: allocations?.bytesPerOp ?? 0,
             iterations: timing.iterationsPerSample,
             samples: timing.nanosecondsPerOperation.count,
-            allocationIterations: allocationIterations,
-            allocationTolerance: tolerance?.allocations,
-            bytesTolerance: tolerance?.bytes,
+            allocationIterations: allocations?.allocationIterations,
+            allocationTolerance: allocations?.allocationTolerance,
+            bytesTolerance: allocations?.bytesTolerance,
             instructionTolerance: scenario.instructionTolerance > 0 ? scenario.instructionTolerance : nil,
             bytesAdvisory: scenario.instructions.isAsynchronous ? true : nil,
             stackBytes: stack?.highWater,
             stackMarkBytes: stack?.markBytes,
             residentBytes: ProcessMemory.residentBytes()
+        )
+    }
+
+    /// Counts one scenario's allocations and bytes on `body` (a fresh setup; `nil`: one made
+    /// here) over a fixed iteration count until a reading repeats, with the tolerance its record
+    /// carries.
+    public func measureAllocations(_ scenario: Scenario, size: Int?, body: ScenarioBody? = nil) async -> AllocationMeasurement {
+        let body = body ?? scenario.setup(size)
+        let allocationIterations = scenario.allocationIterations ?? configuration.allocationIterations
+        let allocations = await Harness.allocations(body.run, settle: body.settle, iterations: allocationIterations, repeats: configuration.allocationRepeats, counter: counter, warmUp: false)
+        let allocsPerOp = Double(allocations.count) / Double(allocationIterations)
+        let bytesPerOp = Double(allocations.bytes) / Double(allocationIterations)
+        let tolerance = scenario.tolerance(allocationsPerOp: allocsPerOp, bytesPerOp: bytesPerOp)
+        return AllocationMeasurement(
+            name: scenario.name, size: size, allocsPerOp: allocsPerOp, bytesPerOp: bytesPerOp,
+            allocationIterations: allocationIterations, allocationTolerance: tolerance?.allocations, bytesTolerance: tolerance?.bytes
         )
     }
 
@@ -301,7 +317,8 @@ public struct Runner {
             let seconds = Double(monotonicNanoseconds() - start) / 1e9
             let position = String(index + 1).leftPadded(to: width) + "/\(jobs.count)"
             let stack = record.stackBytes.map { ", stack \($0) B" } ?? ""
-            log("[\(position)] \(key): \(formatDuration(record.nsPerOp.median))/op, \(format(record.allocsPerOp)) allocs/op, \(format(record.bytesPerOp)) B/op\(stack) (\(fixed(seconds, digits: 1)) s)")
+            let allocations = countsAllocations ? ", \(format(record.allocsPerOp)) allocs/op, \(format(record.bytesPerOp)) B/op" : ""
+            log("[\(position)] \(key): \(formatDuration(record.nsPerOp.median))/op\(allocations)\(stack) (\(fixed(seconds, digits: 1)) s)")
             records.append(record)
         }
         return records

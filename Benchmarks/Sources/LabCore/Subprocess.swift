@@ -106,6 +106,24 @@ public enum Subprocess {
         return signal == 0 ? (status >> 8) & 0xff : 128 + signal
     }
 
+    /// Runs `executable` like ``run(_:_:environment:standardError:onOutput:)``, standard error
+    /// merged into standard output, handing each line it writes (without its newline) to `line`
+    /// as it arrives; a last line without a newline is handed over when the child ends.
+    public static func runLines(
+        _ executable: String, _ arguments: [String], environment: [String: String]? = nil, line: (String) -> Void
+    ) throws -> Int32 {
+        var pending = Data()
+        let status = try run(executable, arguments, environment: environment, standardError: .merge) { chunk in
+            pending.append(chunk)
+            while let newline = pending.firstIndex(of: 0x0A) {
+                line(String(decoding: pending[pending.startIndex..<newline], as: UTF8.self))
+                pending.removeSubrange(pending.startIndex...newline)
+            }
+        }
+        if !pending.isEmpty { line(String(decoding: pending, as: UTF8.self)) }
+        return status
+    }
+
     /// Runs `executable` like ``run(_:_:environment:standardError:onOutput:)`` and returns its exit
     /// status with everything it wrote.
     public static func capture(

@@ -26,6 +26,8 @@ struct SwiftRexLab {
                 code = compare(current: current, baseline: baseline, options: options, chart: chart)
             case let .countInstructions(filter, output):
                 code = await countInstructions(filter: filter, output: output)
+            case let .countAllocations(filter, output):
+                code = await countAllocations(filter: filter, output: output)
             case let .profile(options):
                 code = await profile(options)
             case let .soak(options):
@@ -91,10 +93,28 @@ struct SwiftRexLab {
         var metadata = MachineInfo.collect(mode: configuration.mode, filter: options.filter, repositoryRoot: root)
         print("swiftrex-lab: \(jobs.count) benchmarks, \(configuration.mode) mode (up to \(configuration.samples) samples × ~\(formatDuration(Double(configuration.targetSampleNanoseconds))); allocations over \(configuration.allocationIterations) iterations, until a reading repeats)")
         print("calibration: 1000 objects and \(sizeClasses.summary) counted exactly (\(metadata.allocator ?? "jemalloc")); revision \(metadata.gitRevision.prefix(12)); \(metadata.toolchain)")
-        let runner = Runner(configuration: configuration, counter: counter, log: { print($0) })
+        // With thread caches on, other threads' allocations reach the statistics late: times are
+        // taken here and allocations counted by a second process with the caches off.
+        let separateAllocationPass = AllocationPass.isNeeded
+        metadata.allocatorSettings = separateAllocationPass
+            ? "timed with thread caches on; allocations counted in a second process with MALLOC_CONF=\(AllocationPass.mallocConfiguration)"
+            : "thread caches off (MALLOC_CONF=\(ProcessInfo.processInfo.environment["MALLOC_CONF"] ?? "")): timed and counted in one process"
+        print("allocator: \(metadata.allocatorSettings!)")
+        let runner = Runner(configuration: configuration, counter: counter, countsAllocations: !separateAllocationPass, log: { print($0) })
         var records = await runner.run(scenarios, filter: options.filter)
         print("\npaired ratios: \(configuration.ratioRounds) rounds of ~\(formatDuration(Double(configuration.ratioSampleNanoseconds))) samples, the two scenarios alternating")
         let ratios = await runner.measureRatios(RatioRegistry.all, scenarios: scenarios, filter: options.filter)
+        if separateAllocationPass {
+            let passStart = monotonicNanoseconds()
+            print("\nallocations: counting in a second process with MALLOC_CONF=\(AllocationPass.mallocConfiguration)")
+            do {
+                let measurements = try AllocationPass.run(executable: executablePath(), filter: options.filter, log: { print("  " + $0) })
+                records = AllocationPass.merge(measurements, into: records)
+            } catch {
+                return fail("\(error)")
+            }
+            print("allocations: \(fixed(Double(monotonicNanoseconds() - passStart) / 1e9, digits: 1)) s")
+        }
         let nativeSeconds = Double(monotonicNanoseconds() - started) / 1e9
 
         if options.countInstructions {
@@ -175,6 +195,37 @@ struct SwiftRexLab {
             } catch {
                 return fail("\(key): \(error)")
             }
+        }
+        do {
+            try JSONEncoder().encode(measurements).write(to: URL(fileURLWithPath: output), options: .atomic)
+        } catch {
+            return fail("cannot write \(output): \(error)")
+        }
+        return .success
+    }
+
+    /// The allocation pass (started by `runBenchmarks` with thread caches off): counts every
+    /// selected scenario's allocations and bytes and writes the figures as JSON.
+    static func countAllocations(filter: String?, output: String) async -> ExitCode {
+        guard !AllocationCounter.threadCachesEnabled else { return fail("\(AllocationPassError.threadCachesOn)") }
+        let counter: AllocationCounter
+        do {
+            counter = try AllocationCounter()
+            try counter.calibrate(objects: 1000)
+            try counter.calibrateSizeClasses()
+        } catch {
+            return fail("\(error)\nRefusing to count: allocation figures would be wrong.")
+        }
+        let runner = Runner(configuration: .full, counter: counter, log: { print($0) })
+        let jobs = Runner.jobs(ScenarioRegistry.all, filter: filter)
+        var measurements: [AllocationMeasurement] = []
+        let width = String(jobs.count).count
+        for (index, (scenario, size)) in jobs.enumerated() {
+            let start = monotonicNanoseconds()
+            let measurement = await runner.measureAllocations(scenario, size: size)
+            measurements.append(measurement)
+            let position = String(index + 1).leftPaddedForLab(to: width) + "/\(jobs.count)"
+            print("[\(position)] \(measurement.key): \(format(measurement.allocsPerOp)) allocs/op, \(format(measurement.bytesPerOp)) B/op (\(fixed(Double(monotonicNanoseconds() - start) / 1e9, digits: 1)) s)")
         }
         do {
             try JSONEncoder().encode(measurements).write(to: URL(fileURLWithPath: output), options: .atomic)

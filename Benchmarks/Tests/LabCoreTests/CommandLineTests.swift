@@ -24,6 +24,14 @@ struct CommandLineTests {
         #expect(throws: UsageError.self) { try parseCommandLine(["count-instructions"]) }
     }
 
+    @Test("the allocation pass's command")
+    func countAllocations() throws {
+        #expect(try parseCommandLine(["count-allocations", "--output", "/tmp/a.json", "--filter", "effects."]) == .countAllocations(filter: "effects.", output: "/tmp/a.json"))
+        #expect(try parseCommandLine(["count-allocations", "--output", "/tmp/a.json"]) == .countAllocations(filter: nil, output: "/tmp/a.json"))
+        #expect(throws: UsageError("count-allocations needs --output FILE")) { try parseCommandLine(["count-allocations"]) }
+        #expect(throws: UsageError("unknown count-allocations option '--quick'")) { try parseCommandLine(["count-allocations", "--quick"]) }
+    }
+
     @Test("compare options")
     func compare() throws {
         let command = try parseCommandLine(["compare", "a.json", "b.json", "--time-tolerance", "0.25", "--time-advisory"])

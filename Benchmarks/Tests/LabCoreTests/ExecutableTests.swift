@@ -65,6 +65,34 @@ struct ExecutableRunTests {
         #expect(file.benchmarks.map(\.name) == ["raw.dispatch", "naive.dispatch", "stack.raw"])
     }
 
+    @Test("thread caches on: times here, counts allocations in a second process with them off, the same figures")
+    func allocationPass() throws {
+        let cachesOn = try temporaryDirectory()
+        let on = try runLab(["--quick", "--no-instructions", "--filter", "stack.lift3.producer", "--output", cachesOn], environment: ["MALLOC_CONF": ""])
+        #expect(on.status == 0, "\(on.output)")
+        #expect(on.output.contains("allocations: counting in a second process with MALLOC_CONF=tcache:false"))
+        let cachesOff = try temporaryDirectory()
+        let off = try runLab(["--quick", "--no-instructions", "--filter", "stack.lift3.producer", "--output", cachesOff], environment: ["MALLOC_CONF": "tcache:false"])
+        #expect(off.status == 0, "\(off.output)")
+        #expect(!off.output.contains("second process"))
+        let counted = try ResultsIO.load(path: cachesOn + "/latest.json", role: "current")
+        let inProcess = try ResultsIO.load(path: cachesOff + "/latest.json", role: "current")
+        #expect(counted.metadata.allocatorSettings?.contains("timed with thread caches on") == true)
+        #expect(inProcess.metadata.allocatorSettings?.contains("timed and counted in one process") == true)
+        let record = try #require(counted.record("stack.lift3.producer"))
+        let reference = try #require(inProcess.record("stack.lift3.producer"))
+        #expect(record.allocsPerOp > 0)
+        #expect(record.allocsPerOp == reference.allocsPerOp && record.bytesPerOp == reference.bytesPerOp)
+        #expect(record.allocationIterations == reference.allocationIterations)
+    }
+
+    @Test("the allocation pass refuses to count with thread caches on")
+    func allocationPassNeedsCachesOff() throws {
+        let result = try runLab(["count-allocations", "--output", "/tmp/unused.json"], environment: ["MALLOC_CONF": ""])
+        #expect(result.status == 1)
+        #expect(result.output.contains("count-allocations needs jemalloc's thread caches off"))
+    }
+
     @Test("the instruction pass refuses to run outside valgrind")
     func countOutsideValgrind() throws {
         let result = try runLab(["count-instructions", "--output", "/tmp/unused.json"], environment: ["SWIFTREX_LAB_CALLGRIND_OUT": "/tmp/unused"])

@@ -17,6 +17,14 @@ struct SubprocessTests {
         #expect(String(decoding: alone.output, as: UTF8.self) == "err\n")
     }
 
+    @Test("lines as they come, standard error merged, and a last line without its newline")
+    func lines() throws {
+        var lines: [String] = []
+        let status = try Subprocess.runLines("/bin/sh", ["-c", "echo one; echo two >&2; printf three; exit 5"]) { lines.append($0) }
+        #expect(status == 5)
+        #expect(lines == ["one", "two", "three"])
+    }
+
     @Test("the environment given is the child's whole environment")
     func environment() throws {
         let result = try Subprocess.capture("/bin/sh", ["-c", "echo \"$ONLY:${HOME:-none}\""], environment: ["ONLY": "this"])
