@@ -289,21 +289,10 @@ public struct Runner {
         )
     }
 
-    /// Counts one scenario's allocations and bytes on `body` (a fresh setup; `nil`: one made
-    /// here) over a fixed iteration count until a reading repeats, with the tolerance its record
-    /// carries. Without a `body`, another setup is first timed as a quick run times it, as a run
-    /// times every scenario before counting it: what the process builds up while the work runs
-    /// for a while (libdispatch's continuation caches, the executor's threads) is then not counted
-    /// against the scenario. Without it the allocation pass read one allocation more per
-    /// thousand operations in the effect scenarios (a keyed task's dispatch: 6.001), and so did a
-    /// warm-up of one thousand operations.
-    public func measureAllocations(_ scenario: Scenario, size: Int?, body: ScenarioBody? = nil) async -> AllocationMeasurement {
+    /// Counts one scenario's allocations and bytes on `body` (a fresh setup) over a fixed
+    /// iteration count until a reading repeats, with the tolerance its record carries.
+    public func measureAllocations(_ scenario: Scenario, size: Int?, body: ScenarioBody) async -> AllocationMeasurement {
         let allocationIterations = scenario.allocationIterations ?? configuration.allocationIterations
-        if body == nil {
-            let warmUp = scenario.setup(size)
-            _ = await Harness.time(warmUp.run, settle: warmUp.settle, configuration: .quick, minimumIterations: scenario.minimumIterations)
-        }
-        let body = body ?? scenario.setup(size)
         let allocations = await Harness.allocations(body.run, settle: body.settle, iterations: allocationIterations, repeats: configuration.allocationRepeats, counter: counter, warmUp: false)
         let allocsPerOp = Double(allocations.count) / Double(allocationIterations)
         let bytesPerOp = Double(allocations.bytes) / Double(allocationIterations)
