@@ -1,3 +1,4 @@
+import Foundation
 import Testing
 import LabCore
 @_spi(Testing) import SwiftRexTesting
@@ -19,15 +20,18 @@ struct StateDifferenceAllocationTests {
     }
 
     /// Bytes (the calling thread's) and allocations (every thread's) of one difference between
-    /// `rows`-row states that differ in one field; the minimum of a few attempts (another test
-    /// can only add).
+    /// `rows`-row states that differ in one field; the minimum of twenty attempts 20 ms apart
+    /// (another test can only add). Spread out, so one attempt finds the other tests quiet: five
+    /// back to back all fell inside one test's decoding of two results files (JSON), which added
+    /// some 1,060 allocations to each.
     func cost(rows: Int) throws -> AllocationSnapshot {
         let counter = try AllocationCounter()
         let expected = State(rows: (0..<rows).map { Row(id: $0, title: "row \($0)") })
         var actual = expected
         actual.rows[rows / 2].title = "changed"
         var best = AllocationSnapshot(count: .max, bytes: .max)
-        for _ in 0..<5 {
+        for attempt in 0..<20 {
+            if attempt > 0 { usleep(20_000) }
             var text = ""
             let delta = counter.measureOnCallingThread { text = stateDifference(expected: expected, actual: actual) }
             blackHole(text)
