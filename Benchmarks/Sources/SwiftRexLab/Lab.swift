@@ -69,9 +69,7 @@ struct SwiftRexLab {
         let counter: AllocationCounter
         let sizeClasses: SizeClassCalibration
         do {
-            counter = try AllocationCounter()
-            try counter.calibrate(objects: 1000)
-            sizeClasses = try counter.calibrateSizeClasses()
+            (counter, sizeClasses) = try calibratedCounter()
         } catch {
             return fail("\(error)\nRefusing to run: allocation figures would be wrong. Build with jemalloc linked (libjemalloc-dev, pkg-config jemalloc).")
         }
@@ -204,15 +202,21 @@ struct SwiftRexLab {
         return .success
     }
 
+    /// An allocation counter proven exact for 1,000 objects and every size class (throws when a
+    /// reading disagrees): what a run and the allocation pass count with.
+    static func calibratedCounter() throws -> (counter: AllocationCounter, sizeClasses: SizeClassCalibration) {
+        let counter = try AllocationCounter()
+        try counter.calibrate(objects: 1000)
+        return (counter, try counter.calibrateSizeClasses())
+    }
+
     /// The allocation pass (started by `runBenchmarks` with thread caches off): counts every
     /// selected scenario's allocations and bytes and writes the figures as JSON.
     static func countAllocations(filter: String?, output: String) async -> ExitCode {
         guard !AllocationCounter.threadCachesEnabled else { return fail("\(AllocationPassError.threadCachesOn)") }
         let counter: AllocationCounter
         do {
-            counter = try AllocationCounter()
-            try counter.calibrate(objects: 1000)
-            try counter.calibrateSizeClasses()
+            counter = try calibratedCounter().counter
         } catch {
             return fail("\(error)\nRefusing to count: allocation figures would be wrong.")
         }
