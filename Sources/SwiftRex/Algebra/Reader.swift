@@ -32,6 +32,13 @@ public struct Reader<Environment, Output>: Sendable {
         runReader(environment)
     }
 
+    /// Runs the reader and ends it: a Store's phase 4 calls the producer it owns once, releasing
+    /// it after the call instead of retaining a copy around it.
+    @inlinable
+    internal consuming func runConsumed(_ environment: Environment) -> Output {
+        runReader(environment)
+    }
+
     /// A reader that ignores the environment and returns `value`.
     @inlinable
     public static func pure(_ value: Output) -> Reader where Output: Sendable {

@@ -65,6 +65,7 @@ internal final class Mailbox<Action: Sendable>: @unchecked Sendable {
 
     /// Posts one entry from any thread; the first post of a burst schedules the drain.
     @inlinable
+    @inline(__always)
     func post(_ entry: consuming MailboxEntry<Action>) {
         lock.unsafeLock()
         guard !isClosed else {

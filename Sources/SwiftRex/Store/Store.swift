@@ -109,9 +109,11 @@ public final class Store<Action: Sendable, State: Sendable, Environment: Sendabl
     /// Phase 1's reader: it reads the live state where it lies (weakly), so a lifted feature reads
     /// its slice without a copy of the whole state, the dispatch's source where the dispatch keeps
     /// it, and hands out the generators. A dispatch's context is this one reference, moved out of
-    /// this property for phase 1 and back (`nil` meanwhile), so no dispatch retains and releases
-    /// it. Replaced only when a context outlives its phase 1 (see `successor(of:source:)`).
-    @exclusivity(unchecked) @usableFromInline var phaseOneReader: StoreStateReader<State>?
+    /// this property for phase 1 and back, so no dispatch retains and releases it. Replaced only
+    /// when a context outlives its phase 1 (see `successor(of:source:)`). Held unmanaged (the one
+    /// reference this Store owns, released by `deinit`): an optional emptied for phase 1 had its
+    /// `nil` released when the reader was stored back, a runtime call per dispatch.
+    @exclusivity(unchecked) @usableFromInline var phaseOneReader: Unmanaged<StoreStateReader<State>>
 
     private var streamContinuations: [UInt64: AsyncStream<State>.Continuation] = [:]
     private var streamTokens: [UInt64: SubscriptionToken] = [:]
@@ -204,14 +206,14 @@ public final class Store<Action: Sendable, State: Sendable, Environment: Sendabl
         let box = WeakStoreBox<Action, State, Environment>()
         stateReader = { box.store?.storage }
         postContext = PostReducerContext(environment: environment, liveState: stateReader, generators: generators)
-        phaseOneReader = StoreStateReader(
+        phaseOneReader = Unmanaged.passRetained(StoreStateReader(
             inspectState: { body in
                 guard let store = box.store else { return false }
                 body(&store.storage)
                 return true
             },
             generators: { [generators] in generators }
-        )
+        ))
         // One main-actor drain per burst, enqueued on the main actor directly from any thread.
         let mailbox = Mailbox<Action>(scheduleDrain: {
             Task { @MainActor in box.store?.drainMailbox() }
@@ -283,6 +285,7 @@ public final class Store<Action: Sendable, State: Sendable, Environment: Sendabl
         engine.cancelAll()
         mailbox.close()
         for continuation in streamContinuations.values { continuation.finish() }
+        phaseOneReader.release()
     }
 
     /// The current state.
@@ -528,7 +531,8 @@ public final class Store<Action: Sendable, State: Sendable, Environment: Sendabl
     @inlinable
     @inline(__always)
     internal func withPhaseOneContext(source: UnsafePointer<ActionSource>, _ body: (PreReducerContext<State>) -> Void) {
-        let lentReader = phaseOneReader.take()!
+        // The Store's reference moves into the context (the slot keeps a stale copy until P1 ends).
+        let lentReader = phaseOneReader.takeRetainedValue()
         lentReader.dispatchedSource = source
         let context = PreReducerContext<State>(reader: consume lentReader)
         body(context)
@@ -537,7 +541,7 @@ public final class Store<Action: Sendable, State: Sendable, Environment: Sendabl
         reader.dispatchedSource = nil
         // A context kept past P1 keeps the reader alive: it must go on reading this source.
         if !isKnownUniquelyReferenced(&reader) { reader = successor(of: reader, source: source.pointee) }
-        phaseOneReader = consume reader
+        phaseOneReader = Unmanaged.passRetained(consume reader)
     }
 
     /// Keeps a producer phase 1 returned, unless it is `.doNothing` (the identity producer:
@@ -551,20 +555,17 @@ public final class Store<Action: Sendable, State: Sendable, Environment: Sendabl
     }
 
     /// Phases 3 and 4: every kept producer's effect resolved against the post-mutation state and
-    /// scheduled, in order. The first producer is consumed out of its variable: bound out of an
-    /// optional it would be a copy, retained around its call.
+    /// scheduled, in order. The first producer is moved out of its variable and run by a consuming
+    /// call, which releases it once: called as a borrow, it was copied, retained around the call
+    /// and released twice.
     @inlinable
     @inline(__always)
     internal func scheduleProduced(_ firstProducer: consuming Producer<Action, State, Environment>?, depth: Int) {
-        switch consume firstProducer {
-        case .some(let reader):
-            if producers.isEmpty {
-                schedule(reader.runReader(postContext), depth: depth)
-            } else {
-                scheduleProducers(first: reader, depth: depth)
-            }
-        case .none:
-            break
+        guard let reader = consume firstProducer else { return }
+        if producers.isEmpty {
+            schedule((consume reader).runConsumed(postContext), depth: depth)
+        } else {
+            scheduleProducers(first: reader, depth: depth)
         }
     }
 
@@ -774,6 +775,7 @@ public final class Store<Action: Sendable, State: Sendable, Environment: Sendabl
     /// dispatching from inside one), the post waits behind them, so the effect's components keep
     /// their order.
     @inlinable
+    @inline(__always)
     internal func postEffectAction(_ action: consuming DispatchedAction<Action>, depth: Int) {
         if engine.hasDeferred {
             engine.deferPost(action, depth: depth)
