@@ -136,7 +136,7 @@ public struct Behavior<Action: Sendable, State: Sendable, Environment: Sendable>
     /// pre-mutation context in phase 1 and returning a reader run after the mutations.
     @inlinable
     public static func produce(_ produce: @escaping @MainActor @Sendable (Action, PreReducerContext<State>) -> Producer<Action, State, Environment>) -> Behavior {
-        Behavior(units: [.producer(produce)])
+        Behavior(units: [.producer(.everyAction(produce))])
     }
 
     /// A behavior that keeps channels alive while the state holds (the effect-supervisor concern).

@@ -7,7 +7,7 @@
 internal enum BehaviorUnit<Action: Sendable, State: Sendable, Environment: Sendable>: Sendable {
     case reducer(ReducerUnit<Action, State>)
     /// A producer, and where the collection elements owning its effects live (see `UnitFootprint`).
-    case producer(@MainActor @Sendable (Action, PreReducerContext<State>) -> Producer<Action, State, Environment>?, footprint: UnitFootprint = .producer)
+    case producer(ProducerHandler<Action, State, Environment>, footprint: UnitFootprint = .producer)
     /// A grouped reaction, what its mutation may touch (see ``MutationScope``) and where (see `UnitFootprint`).
     case reaction(
         @MainActor @Sendable (Action, PreReducerContext<State>) -> Reaction<Action, State, Environment>,
@@ -58,6 +58,27 @@ internal enum BehaviorUnit<Action: Sendable, State: Sendable, Environment: Senda
     }
 }
 
+/// A producer unit's phase-1 handler, kept in the shape it was given: a Store calls a producer
+/// for every action directly, where converting it to the optional-returning shape would put a
+/// thunk between the Store and the closure on every dispatch.
+@usableFromInline
+internal enum ProducerHandler<Action: Sendable, State: Sendable, Environment: Sendable>: Sendable {
+    /// A producer for every action (a behavior's or a middleware's own `produce`).
+    case everyAction(@MainActor @Sendable (Action, PreReducerContext<State>) -> Producer<Action, State, Environment>)
+    /// A producer for some actions and `nil` for the others (a lifted or routed producer).
+    case someActions(@MainActor @Sendable (Action, PreReducerContext<State>) -> Producer<Action, State, Environment>?)
+
+    /// The producer for `action`, or `nil` when the handler has none for it.
+    @inlinable
+    @MainActor
+    func callAsFunction(_ action: Action, _ context: PreReducerContext<State>) -> Producer<Action, State, Environment>? {
+        switch self {
+        case .everyAction(let produce): return produce(action, context)
+        case .someActions(let produce): return produce(action, context)
+        }
+    }
+}
+
 /// One unit of a behavior as a Store's full dispatch reads it: its kind and the closures and
 /// figures each phase needs, behind one reference (copying a ``BehaviorUnit`` out of its array
 /// copies and retains every closure it holds, twice per dispatch). Closures a kind does not use
@@ -84,8 +105,13 @@ internal final class PhaseStep<Action: Sendable, State: Sendable, Environment: S
     @usableFromInline let run: @Sendable (Action, inout State) -> Void
     /// A reducer unit's action case, when it is lifted through a case-indexed prism.
     @usableFromInline let actionCase: Int?
-    /// A producer's phase-1 handler.
+    /// A producer's phase-1 handler, when it may have no producer for an action.
     @usableFromInline let produce: @MainActor @Sendable (Action, PreReducerContext<State>) -> Producer<Action, State, Environment>?
+    /// A producer's phase-1 handler, when it has one for every action (called when
+    /// `producesForEveryAction`, without the thunk that would make its result optional).
+    @usableFromInline let produceForEveryAction: @MainActor @Sendable (Action, PreReducerContext<State>) -> Producer<Action, State, Environment>
+    /// Whether the unit is a producer whose handler is `produceForEveryAction`.
+    @usableFromInline let producesForEveryAction: Bool
     /// A reaction's phase-1 handler.
     @usableFromInline let react: @MainActor @Sendable (Action, PreReducerContext<State>) -> Reaction<Action, State, Environment>
     /// What a reducer's or reaction's mutation may touch.
@@ -102,6 +128,8 @@ internal final class PhaseStep<Action: Sendable, State: Sendable, Environment: S
         var run: @Sendable (Action, inout State) -> Void = { _, _ in }
         var actionCase: Int?
         var produce: @MainActor @Sendable (Action, PreReducerContext<State>) -> Producer<Action, State, Environment>? = { _, _ in nil }
+        var produceForEveryAction: @MainActor @Sendable (Action, PreReducerContext<State>) -> Producer<Action, State, Environment> = { _, _ in .doNothing }
+        var producesForEveryAction = false
         var react: @MainActor @Sendable (Action, PreReducerContext<State>) -> Reaction<Action, State, Environment> = { _, _ in .doNothing }
         var scope = MutationScope.nothing
         switch unit {
@@ -112,7 +140,11 @@ internal final class PhaseStep<Action: Sendable, State: Sendable, Environment: S
             run = reducer.run
             actionCase = reducer.actionCase
             scope = reducer.scope
-        case .producer(let handler, _):
+        case .producer(.everyAction(let handler), _):
+            kind = .producer
+            produceForEveryAction = handler
+            producesForEveryAction = true
+        case .producer(.someActions(let handler), _):
             kind = .producer
             produce = handler
         case .reaction(let handler, let reactionScope, _):
@@ -127,8 +159,18 @@ internal final class PhaseStep<Action: Sendable, State: Sendable, Environment: S
         self.run = run
         self.actionCase = actionCase
         self.produce = produce
+        self.produceForEveryAction = produceForEveryAction
+        self.producesForEveryAction = producesForEveryAction
         self.react = react
         self.scope = scope
+    }
+
+    /// A producer unit's producer for `action` (`nil`, or `.doNothing`, when it has none).
+    @inlinable
+    @inline(__always)
+    @MainActor
+    func produceFor(_ action: Action, _ context: PreReducerContext<State>) -> Producer<Action, State, Environment>? {
+        producesForEveryAction ? produceForEveryAction(action, context) : produce(action, context)
     }
 }
 

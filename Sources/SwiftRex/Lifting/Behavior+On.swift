@@ -29,11 +29,11 @@ extension Behavior {
             return payload
         }
         guard let reduce else {
-            return .combine(self, Behavior(units: [.producer { action, context in
+            return .combine(self, Behavior(units: [.producer(.someActions { action, context in
                 guard let payload = routed(action, context) else { return nil }
                 let out = DispatchedAction(embed.embed(payload), dispatcher: source)
                 return Reader { _ in .just(out) }
-            }]))
+            })]))
         }
         return .combine(self, Behavior(units: [.reaction({ action, context in
             guard let payload = routed(action, context) else { return .doNothing }
@@ -79,13 +79,13 @@ extension Middleware {
         let source = ActionSource(file: file, function: function, line: line)
         let extract = trigger.action
         let embed = target.action
-        return .combine(self, Middleware(units: [.producer { action, context in
+        return .combine(self, Middleware(units: [.producer(.someActions { action, context in
             guard let payload = extract.extract(action) else { return nil }
             if let predicate {
                 guard let state = context.stateBefore, predicate(state) else { return nil }
             }
             let out = DispatchedAction(embed.embed(payload), dispatcher: source)
             return Reader { _ in .just(out) }
-        }]))
+        })]))
     }
 }

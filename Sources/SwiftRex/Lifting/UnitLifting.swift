@@ -250,7 +250,7 @@ internal struct FocusLift<LA: Sendable, LS: Sendable, LE: Sendable, GA: Sendable
         case .producer(let produce, _):
             let isStrict = self.isStrict
             let inspectFocus = self.inspectFocus
-            return .producer({ action, context in
+            return .producer(.someActions { action, context in
                 guard let local = extract(action) else { return nil }
                 let localContext = context.focused(inspectFocus)
                 if isStrict, !localContext.hasState { return nil }
@@ -694,7 +694,7 @@ internal struct ElementLift<LA: Sendable, LS: Sendable, LE: Sendable, GA: Sendab
             }, scope: .addressed(token), footprint: footprint, actionCase: actionCase))
 
         case .producer(let produce, _):
-            return .producer({ action, context in
+            return .producer(.someActions { action, context in
                 guard let (id, local) = extract(action).map({ ($0.id, $0.action) }) else { return nil }
                 let localContext = lift.elementContext(context, id: id)
                 guard localContext.hasState else {
@@ -760,7 +760,7 @@ internal struct ElementLift<LA: Sendable, LS: Sendable, LE: Sendable, GA: Sendab
             }, scope: .eachElement(token), footprint: footprint))
 
         case .producer(let produce, _):
-            return .producer({ action, context in
+            return .producer(.someActions { action, context in
                 guard let local = extract(action) else { return nil }
                 var readers: [Producer<GA, GS, GE>] = []
                 var visited = Set<ID>()

@@ -28,7 +28,7 @@ public struct Middleware<Action: Sendable, State: Sendable, Environment: Sendabl
     @inlinable
     internal init(units: [BehaviorUnit<Action, State, Environment>]) {
         self.units = units
-        var producers: [@MainActor @Sendable (Action, PreReducerContext<State>) -> Producer<Action, State, Environment>?] = []
+        var producers: [ProducerHandler<Action, State, Environment>] = []
         var supervisions: [@MainActor @Sendable (State) -> Supervision<Action, Environment>] = []
         for unit in units {
             switch unit {
@@ -40,8 +40,10 @@ public struct Middleware<Action: Sendable, State: Sendable, Environment: Sendabl
         switch producers.count {
         case 0: handle = { _, _ in Reader { _ in .empty } }
         case 1:
-            let produce = producers[0]
-            handle = { action, context in produce(action, context) ?? Reader { _ in .empty } }
+            switch producers[0] {
+            case .everyAction(let produce): handle = produce
+            case .someActions(let produce): handle = { action, context in produce(action, context) ?? Reader { _ in .empty } }
+            }
         default:
             handle = { action, context in
                 let readers = producers.compactMap { $0(action, context) }
@@ -61,7 +63,7 @@ public struct Middleware<Action: Sendable, State: Sendable, Environment: Sendabl
         handle: @escaping @MainActor @Sendable (Action, PreReducerContext<State>) -> Producer<Action, State, Environment>,
         supervisor: (@MainActor @Sendable (State) -> Supervision<Action, Environment>)? = nil
     ) {
-        var units: [BehaviorUnit<Action, State, Environment>] = [.producer(handle)]
+        var units: [BehaviorUnit<Action, State, Environment>] = [.producer(.everyAction(handle))]
         if let supervisor { units.append(.supervision(SupervisionUnit(supervisor))) }
         self.init(units: units)
     }
@@ -80,13 +82,13 @@ public struct Middleware<Action: Sendable, State: Sendable, Environment: Sendabl
     /// reader the Store runs after the mutations.
     @inlinable
     public static func produce(_ produce: @escaping @MainActor @Sendable (Action, PreReducerContext<State>) -> Producer<Action, State, Environment>) -> Middleware {
-        Middleware(units: [.producer(produce)])
+        Middleware(units: [.producer(.everyAction(produce))])
     }
 
     /// Alias for ``produce(_:)-swift.type.method``.
     @inlinable
     public static func handle(_ produce: @escaping @MainActor @Sendable (Action, PreReducerContext<State>) -> Producer<Action, State, Environment>) -> Middleware {
-        Middleware(units: [.producer(produce)])
+        Middleware(units: [.producer(.everyAction(produce))])
     }
 
     /// A middleware keeping channels alive while the state holds.
