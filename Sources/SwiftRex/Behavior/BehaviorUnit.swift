@@ -105,13 +105,9 @@ internal final class PhaseStep<Action: Sendable, State: Sendable, Environment: S
     @usableFromInline let run: @Sendable (Action, inout State) -> Void
     /// A reducer unit's action case, when it is lifted through a case-indexed prism.
     @usableFromInline let actionCase: Int?
-    /// A producer's phase-1 handler, when it may have no producer for an action.
-    @usableFromInline let produce: @MainActor @Sendable (Action, PreReducerContext<State>) -> Producer<Action, State, Environment>?
-    /// A producer's phase-1 handler, when it has one for every action (called when
-    /// `producesForEveryAction`, without the thunk that would make its result optional).
-    @usableFromInline let produceForEveryAction: @MainActor @Sendable (Action, PreReducerContext<State>) -> Producer<Action, State, Environment>
-    /// Whether the unit is a producer whose handler is `produceForEveryAction`.
-    @usableFromInline let producesForEveryAction: Bool
+    /// A producer's phase-1 handler, in the shape it was given (for other kinds, one that has no
+    /// producer for any action).
+    @usableFromInline let producer: ProducerHandler<Action, State, Environment>
     /// A reaction's phase-1 handler.
     @usableFromInline let react: @MainActor @Sendable (Action, PreReducerContext<State>) -> Reaction<Action, State, Environment>
     /// What a reducer's or reaction's mutation may touch.
@@ -127,9 +123,7 @@ internal final class PhaseStep<Action: Sendable, State: Sendable, Environment: S
         var alwaysApplies = false
         var run: @Sendable (Action, inout State) -> Void = { _, _ in }
         var actionCase: Int?
-        var produce: @MainActor @Sendable (Action, PreReducerContext<State>) -> Producer<Action, State, Environment>? = { _, _ in nil }
-        var produceForEveryAction: @MainActor @Sendable (Action, PreReducerContext<State>) -> Producer<Action, State, Environment> = { _, _ in .doNothing }
-        var producesForEveryAction = false
+        var producer = ProducerHandler<Action, State, Environment>.someActions { _, _ in nil }
         var react: @MainActor @Sendable (Action, PreReducerContext<State>) -> Reaction<Action, State, Environment> = { _, _ in .doNothing }
         var scope = MutationScope.nothing
         switch unit {
@@ -140,13 +134,9 @@ internal final class PhaseStep<Action: Sendable, State: Sendable, Environment: S
             run = reducer.run
             actionCase = reducer.actionCase
             scope = reducer.scope
-        case .producer(.everyAction(let handler), _):
+        case .producer(let handler, _):
             kind = .producer
-            produceForEveryAction = handler
-            producesForEveryAction = true
-        case .producer(.someActions(let handler), _):
-            kind = .producer
-            produce = handler
+            producer = handler
         case .reaction(let handler, let reactionScope, _):
             kind = .reaction
             react = handler
@@ -158,9 +148,7 @@ internal final class PhaseStep<Action: Sendable, State: Sendable, Environment: S
         self.alwaysApplies = alwaysApplies
         self.run = run
         self.actionCase = actionCase
-        self.produce = produce
-        self.produceForEveryAction = produceForEveryAction
-        self.producesForEveryAction = producesForEveryAction
+        self.producer = producer
         self.react = react
         self.scope = scope
     }
@@ -170,7 +158,7 @@ internal final class PhaseStep<Action: Sendable, State: Sendable, Environment: S
     @inline(__always)
     @MainActor
     func produceFor(_ action: Action, _ context: PreReducerContext<State>) -> Producer<Action, State, Environment>? {
-        producesForEveryAction ? produceForEveryAction(action, context) : produce(action, context)
+        producer(action, context)
     }
 }
 
