@@ -68,8 +68,10 @@ internal enum ProducerHandler<Action: Sendable, State: Sendable, Environment: Se
     /// A producer for some actions and `nil` for the others (a lifted or routed producer).
     case someActions(@MainActor @Sendable (Action, PreReducerContext<State>) -> Producer<Action, State, Environment>?)
 
-    /// The producer for `action`, or `nil` when the handler has none for it.
+    /// The producer for `action`, or `nil` when the handler has none for it (inlined into the
+    /// Store's phase-1 loop, where it is one branch on the shape).
     @inlinable
+    @inline(__always)
     @MainActor
     func callAsFunction(_ action: Action, _ context: PreReducerContext<State>) -> Producer<Action, State, Environment>? {
         switch self {
@@ -151,14 +153,6 @@ internal final class PhaseStep<Action: Sendable, State: Sendable, Environment: S
         self.producer = producer
         self.react = react
         self.scope = scope
-    }
-
-    /// A producer unit's producer for `action` (`nil`, or `.doNothing`, when it has none).
-    @inlinable
-    @inline(__always)
-    @MainActor
-    func produceFor(_ action: Action, _ context: PreReducerContext<State>) -> Producer<Action, State, Environment>? {
-        producer(action, context)
     }
 }
 

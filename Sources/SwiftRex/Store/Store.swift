@@ -519,7 +519,7 @@ public final class Store<Action: Sendable, State: Sendable, Environment: Sendabl
         let producerCount = producerStepRefs.count
         withPhaseOneContext(source: source) { context in
             for index in 0..<producerCount {
-                keep(withGuaranteedStep(producerStepRefs[index]) { $0.produceFor(action, context) }, first: &firstProducer)
+                keep(withGuaranteedStep(producerStepRefs[index]) { $0.producer(action, context) }, first: &firstProducer)
             }
         }
         if hasReducerUnits { runReducerPhases(action, depth: depth) }
@@ -599,7 +599,7 @@ public final class Store<Action: Sendable, State: Sendable, Environment: Sendabl
                 case .producer:
                     // `.doNothing` (the identity producer) is skipped: running it would make an
                     // empty effect to schedule nothing.
-                    keep(withGuaranteedStep(reference) { $0.produceFor(action, context) }, first: &firstProducer)
+                    keep(withGuaranteedStep(reference) { $0.producer(action, context) }, first: &firstProducer)
                 case .reaction:
                     // Once a reaction mutates, one entry per reaction unit, in order (`.unchanged`
                     // is the identity, no closure); before, only a count of the unchanged ones,
