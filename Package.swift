@@ -21,7 +21,7 @@ let package = Package(
         .default(enabledTraits: ["Macros"]),
     ],
     dependencies: [
-        .package(url: "https://github.com/swiftlang/swift-syntax.git", "603.0.0"..<"604.0.0"),
+        .package(url: "https://github.com/swiftlang/swift-syntax.git", "603.0.0"..<"604.0.0")
     ],
     targets: [
         .target(name: "SwiftRex"),

@@ -6,11 +6,11 @@ import PackageDescription
 let package = Package(
     name: "SwiftRexBenchmarks",
     products: [
-        .executable(name: "swiftrex-lab", targets: ["SwiftRexLab"]),
+        .executable(name: "swiftrex-lab", targets: ["SwiftRexLab"])
     ],
     dependencies: [
         // Without the `Macros` trait: the lab never resolves or builds swift-syntax.
-        .package(name: "SwiftRex", path: "..", traits: []),
+        .package(name: "SwiftRex", path: "..", traits: [])
     ],
     targets: [
         // jemalloc replaces malloc for the whole lab executable; its statistics

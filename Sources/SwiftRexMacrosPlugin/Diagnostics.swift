@@ -68,10 +68,14 @@ extension AttributeSyntax {
     func renamed(to name: String) -> FixIt {
         FixIt(
             message: MacroFixIt("Replace '@\(attributeName.trimmedDescription)' with '@\(name)'"),
-            changes: [.replace(
-                oldNode: Syntax(attributeName),
-                newNode: Syntax(IdentifierTypeSyntax(name: .identifier(name)).with(\.leadingTrivia, attributeName.leadingTrivia).with(\.trailingTrivia, attributeName.trailingTrivia))
-            )]
+            changes: [
+                .replace(
+                    oldNode: Syntax(attributeName),
+                    newNode: Syntax(
+                        IdentifierTypeSyntax(name: .identifier(name)).with(\.leadingTrivia, attributeName.leadingTrivia).with(
+                            \.trailingTrivia, attributeName.trailingTrivia))
+                )
+            ]
         )
     }
 }

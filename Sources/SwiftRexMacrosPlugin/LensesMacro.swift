@@ -55,16 +55,19 @@ public struct LensesMacro: MemberMacro {
                     context.diagnose(Diagnostic(node: property.node, message: MacroDiagnostic.letWithInitialValue))
                     continue
                 }
-                guard let type = property.type else { continue }  // reached through the dynamic member
-                let lens = isLet
+                guard let type = property.type else { continue } // reached through the dynamic member
+                let lens =
+                    isLet
                     ? "SwiftRex.Lens(_unsafeStoredProperty: \\\(typeName).\(property.name))"
                     : "SwiftRex.Lens(\\\(typeName).\(property.name))"
-                lenses.append("""
+                lenses.append(
+                    """
                         \(modifier)var \(property.name): SwiftRex.Lens<\(typeName), \(type)> { \(lens) }
                     """)
             }
         }
-        lenses.append("""
+        lenses.append(
+            """
                 /// A lens on any writable property (those declared without a type annotation, say).
                 \(typeModifier)subscript<Part>(dynamicMember path: WritableKeyPath<\(typeName), Part>) -> SwiftRex.Lens<\(typeName), Part> {
                     SwiftRex.Lens(path)

@@ -109,7 +109,7 @@ struct StateDiffer {
         case .enum?:
             let expectedCase = caseName(expected, expectedMirror)
             guard expectedCase == caseName(actual, actualMirror),
-                  expectedMirror.children.count == actualMirror.children.count
+                expectedMirror.children.count == actualMirror.children.count
             else { return leaf(expected, actual, path: path) }
             if let payload = expectedMirror.children.first, let other = actualMirror.children.first {
                 diff(payload.value, other.value, path: path + [PathStep(label: ".\(expectedCase)", context: "")], depth: depth + 1)

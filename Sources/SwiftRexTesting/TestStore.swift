@@ -1,6 +1,6 @@
 import Foundation
-import Testing
 @_spi(Testing) import SwiftRex
+import Testing
 
 /// A store for tests: the real `Store` pipeline (phases, effects, channels and reconcile), a
 /// ``SwiftRex/ManualClock``, and assertions on every state change and every action effects send
@@ -49,7 +49,8 @@ public final class TestStore<Action: Sendable, State: Sendable & Equatable, Envi
         self.clock = clock
         self.exhaustive = exhaustive
         let generators = StoreGenerators.deterministic(clock: clock)
-        store = Store(initial: initial, behavior: behavior, environment: environment, clock: { _ in clock }, date: date, uuid: uuid ?? generators.uuid)
+        store = Store(
+            initial: initial, behavior: behavior, environment: environment, clock: { _ in clock }, date: date, uuid: uuid ?? generators.uuid)
         store.effectActionInterceptor = { [weak self] action, depth in
             self?.receivedActions.append(action)
             self?.receivedDepths.append(depth)
@@ -182,7 +183,10 @@ public final class TestStore<Action: Sendable, State: Sendable & Equatable, Envi
         }
         if let detail = mismatch(received.action) {
             Issue.record(
-                Comment(rawValue: "Received an action other than the expected one:\n  expected: \(expectation)\n  received: \(describe(received.action))\(detail)"),
+                Comment(
+                    rawValue:
+                        "Received an action other than the expected one:\n  expected: \(expectation)\n  received: \(describe(received.action))\(detail)"
+                ),
                 sourceLocation: location
             )
         }
@@ -321,14 +325,17 @@ public final class TestStore<Action: Sendable, State: Sendable & Equatable, Envi
         collectReceived()
         var problems: [String] = []
         if !receivedActions.isEmpty {
-            problems.append("\(count(receivedActions.count, "received action")) not asserted: \(describe(receivedActions))\n  (assert each with `receive`, or drop them with `skipReceivedActions()`)")
+            problems.append(
+                "\(count(receivedActions.count, "received action")) not asserted: \(describe(receivedActions))\n  (assert each with `receive`, or drop them with `skipReceivedActions()`)"
+            )
         }
         let pending = store.pendingEffects
         let effects = pending.filter { $0.kind != .openChannel }
         let channels = pending.filter { $0.kind == .openChannel }
         if !effects.isEmpty {
             var text = "\(count(effects.count, "effect")) still running or waiting:\n" + effects.map { "  \($0)" }.joined(separator: "\n")
-            text += effects.contains(where: \.waitsOnTheClock)
+            text +=
+                effects.contains(where: \.waitsOnTheClock)
                 ? "\n  (advance the manual clock with `advance(by:)` and assert what they send, or cancel them with `Effect.cancel(id:)`)"
                 : "\n  (let them finish and assert what they send, or cancel them with `Effect.cancel(id:)`)"
             problems.append(text)

@@ -29,11 +29,20 @@ private enum BehaviorPage {
         case doSubmit
     }
 
-    enum RoomAction: Sendable, Equatable { case join, joined(String) }
-    enum RowAction: Sendable, Equatable { case tick, ticked(Int) }
+    enum RoomAction: Sendable, Equatable {
+        case join
+        case joined(String)
+    }
+    enum RowAction: Sendable, Equatable {
+        case tick
+        case ticked(Int)
+    }
 
     struct RoomState: Sendable, Equatable { var members: [String] = [] }
-    struct Row: Sendable, Equatable, Identifiable { var id: Int; var ticks = 0 }
+    struct Row: Sendable, Equatable, Identifiable {
+        var id: Int
+        var ticks = 0
+    }
     enum Day { struct State: Sendable, Equatable { var title = "" } }
 
     struct AppState: Sendable, Equatable {
@@ -90,8 +99,8 @@ private typealias World = BehaviorPage.World
         // Grouped action builder — react, with reduce and/or produce inside
         let loader = Behavior<AppAction, AppState, AppEnvironment>.react { action, _ in
             guard case .load(let id) = action else { return .doNothing }
-            return .reduce  { $0.isLoading = true }
-                   .produce { ctx in ctx.environment.api.fetch(id).asEffect() }
+            return .reduce { $0.isLoading = true }
+                .produce { ctx in ctx.environment.api.fetch(id).asEffect() }
         }
 
         var state = AppState()
@@ -105,9 +114,9 @@ private typealias World = BehaviorPage.World
     @Test func theFluentFeatureCombinesEachConcernIntoOneBehavior() {
         // Fluent — each concern combined into one behavior
         let feature = Behavior<AppAction, AppState, AppEnvironment>
-            .reduce    { action, state in if action == .tap { state.taps += 1 } }
-            .produce   { action, ctx   in Reader { c in action == .tap ? .just(.loaded("tapped")) : .empty } }
-            .supervise { state         in Supervision { env in state.taps > 0 ? [Channel(id: env.roomEnv.name) { _ in .cancelOnly {} }] : [] } }
+            .reduce { action, state in if action == .tap { state.taps += 1 } }
+            .produce { action, ctx in Reader { c in action == .tap ? .just(.loaded("tapped")) : .empty } }
+            .supervise { state in Supervision { env in state.taps > 0 ? [Channel(id: env.roomEnv.name) { _ in .cancelOnly {} }] : [] } }
 
         var state = AppState()
         let step = feature.step(.tap, state: &state, environment: AppEnvironment())
@@ -141,9 +150,10 @@ private typealias World = BehaviorPage.World
         typealias RoomEnv = BehaviorPage.RoomEnv
         typealias RoomState = BehaviorPage.RoomState
         let room = Behavior<RoomAction, RoomState, RoomEnv>
-            .reduce { action, state in if case .joined(let name) = action { state.members.append(name) } }                 // what changes
-            .produce { action, ctx in action == .join ? Reader { env in .just(.joined(env.environment.name)) } : .doNothing }  // what to do because of an action
-            .supervise { state in Supervision { _ in [] } }                      // what to keep alive while the state holds
+            .reduce { action, state in if case .joined(let name) = action { state.members.append(name) } } // what changes
+            // what to do because of an action
+            .produce { action, ctx in action == .join ? Reader { env in .just(.joined(env.environment.name)) } : .doNothing }
+            .supervise { state in Supervision { _ in [] } } // what to keep alive while the state holds
 
         var state = RoomState()
         let join = room.step(.join, state: &state, environment: RoomEnv())
@@ -153,21 +163,23 @@ private typealias World = BehaviorPage.World
     }
 
     @Test func combiningGivesBothTheSamePreMutationStateAndSequencesMutations() {
-        let counter = BehaviorPage.Lifted(lifted: .react { _, context in
-            let before = context.stateBefore?.taps ?? -1
-            return .reduce { $0.taps += 1 }.produce { _ in .just(.loaded("counter saw \(before)")) }
-        })
-        let profile = BehaviorPage.Lifted(lifted: .react { _, context in
-            let before = context.stateBefore?.taps ?? -1
-            return .reduce { $0.taps *= 10 }.produce { _ in .just(.loaded("profile saw \(before)")) }
-        })
+        let counter = BehaviorPage.Lifted(
+            lifted: .react { _, context in
+                let before = context.stateBefore?.taps ?? -1
+                return .reduce { $0.taps += 1 }.produce { _ in .just(.loaded("counter saw \(before)")) }
+            })
+        let profile = BehaviorPage.Lifted(
+            lifted: .react { _, context in
+                let before = context.stateBefore?.taps ?? -1
+                return .reduce { $0.taps *= 10 }.produce { _ in .just(.loaded("profile saw \(before)")) }
+            })
 
-        let app = Behavior.combine(counter.lifted, profile.lifted)   // or counter.lifted <> profile.lifted
+        let app = Behavior.combine(counter.lifted, profile.lifted) // or counter.lifted <> profile.lifted
 
         for behavior in [app, counter.lifted <> profile.lifted] {
             var state = AppState(taps: 1)
             let step = behavior.step(.tap, state: &state, environment: AppEnvironment())
-            #expect(state.taps == 20)   // lhs then rhs
+            #expect(state.taps == 20) // lhs then rhs
             #expect(step.effect.emittedActionValues() == [.loaded("counter saw 1"), .loaded("profile saw 1")])
         }
     }
@@ -194,8 +206,8 @@ private typealias World = BehaviorPage.World
             .reduce { action, day in if case .loaded(let title) = action { day.title = title } }
             .produce { action, _ in action == .tap ? Producer { _ in .just(.loaded("tapped")) } : .doNothing }
 
-        let viaScope = dayBehavior.liftOptional(.state(\AppState.currentDay))   // currentDay: DayDetail.State?
-        let viaKeyPath = dayBehavior.liftOptional(\AppState.currentDay)           // key-path sugar
+        let viaScope = dayBehavior.liftOptional(.state(\AppState.currentDay)) // currentDay: DayDetail.State?
+        let viaKeyPath = dayBehavior.liftOptional(\AppState.currentDay) // key-path sugar
 
         for lifted in [viaScope, viaKeyPath] {
             var state = AppState()
@@ -248,14 +260,20 @@ private typealias World = BehaviorPage.World
             // + a state guard (right after the trigger — it gates dispatch and reduce)
             .on(.action(\.didTapBuy), when: { $0.isLoggedIn }, dispatch: .action(\.checkout))
             // + a co-located mutation
-            .on(.action(\.didLoad), dispatch: .action(\.renderItems),
-                reduce: { items, state in state.items = items; state.isLoading = false })
+            .on(
+                .action(\.didLoad), dispatch: .action(\.renderItems),
+                reduce: { items, state in
+                    state.items = items
+                    state.isLoading = false
+                }
+            )
             // transform the payload — a trailing closure is the embed (the `review:` label is implicit)
             .on(.action(\.didSearch), dispatch: .action { AppAction.performSearch($0) })
             // react by mutating state only, no dispatch
             .on(.action(\.reset), reduce: { _, state in state = .init() })
             // a bool test with no payload → extract Void, guard, then route
-            .on(.action { if case .submit = $0 { () } else { nil } },
+            .on(
+                .action { if case .submit = $0 { () } else { nil } },
                 when: { !$0.isSubmitting }, dispatch: .action(\.doSubmit))
 
         var state = AppState(isLoading: true)
@@ -263,7 +281,7 @@ private typealias World = BehaviorPage.World
         #expect(state.items == ["a"] && !state.isLoading)
         #expect(load.effect.emittedActionValues() == [.renderItems(["a"]), .renderItems(["a"])])
 
-        #expect(behavior.step(.didTapBuy, state: &state, environment: World()).effect.isEmpty)   // not logged in
+        #expect(behavior.step(.didTapBuy, state: &state, environment: World()).effect.isEmpty) // not logged in
         state.isLoggedIn = true
         #expect(behavior.step(.didTapBuy, state: &state, environment: World()).effect.emittedActionValues() == [.checkout])
 

@@ -50,10 +50,12 @@ private enum CaseIndexedPrisms {
     }
 
     @Test @MainActor func featuresLiftedThroughCaseKeyPathsEachGetOnlyTheirCase() {
-        let store = Store(initial: Page.AppState(), reducer: .mconcat([
-            Page.counter.lift(action: \Page.AppAction.first, state: \Page.AppState.first),
-            Page.counter.lift(action: \Page.AppAction.second, state: \Page.AppState.second),
-        ]))
+        let store = Store(
+            initial: Page.AppState(),
+            reducer: .mconcat([
+                Page.counter.lift(action: \Page.AppAction.first, state: \Page.AppState.first),
+                Page.counter.lift(action: \Page.AppAction.second, state: \Page.AppState.second),
+            ]))
         store.dispatch(.second(.increment))
         store.dispatch(.second(.increment))
         store.dispatch(.first(.increment))

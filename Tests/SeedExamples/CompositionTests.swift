@@ -27,7 +27,10 @@ private enum App {
         case note(TextAction)
     }
 
-    struct Row: Sendable, Equatable, Identifiable { var id: Int; var bumps = 0 }
+    struct Row: Sendable, Equatable, Identifiable {
+        var id: Int
+        var bumps = 0
+    }
 
     @Lenses
     struct State: Sendable, Equatable {
@@ -68,12 +71,17 @@ private enum App {
         )
 
         var state = App.State(detail: 0, rows: [.init(id: 1), .init(id: 2)], settings: ["dark": false], note: "")
-        for action: App.Action in [.counter(.increment), .title(.set("t")), .search(.set("s")), .flag(.toggle), .detail(.increment),
-                                   .row(ElementAction(2, action: .bump)), .bumpAll(.bump), .setting(ElementAction("dark", action: .toggle)), .note(.set("n"))] {
+        for action: App.Action in [
+            .counter(.increment), .title(.set("t")), .search(.set("s")), .flag(.toggle), .detail(.increment),
+            .row(ElementAction(2, action: .bump)), .bumpAll(.bump), .setting(ElementAction("dark", action: .toggle)), .note(.set("n")),
+        ] {
             _ = app.step(action, state: &state, environment: App.Environment())
         }
-        #expect(state == App.State(counter: 1, title: "t", search: "s", flag: true, detail: 1,
-                                   rows: [.init(id: 1, bumps: 1), .init(id: 2, bumps: 2)], settings: ["dark": true], note: "n"))
+        #expect(
+            state
+                == App.State(
+                    counter: 1, title: "t", search: "s", flag: true, detail: 1,
+                    rows: [.init(id: 1, bumps: 1), .init(id: 2, bumps: 2)], settings: ["dark": true], note: "n"))
     }
 }
 #endif

@@ -10,7 +10,10 @@ import Testing
 
 private enum LiftingPage {
     enum CounterAction: Sendable, Equatable { case increment }
-    enum SearchAction: Sendable, Equatable { case query(String), results([String]) }
+    enum SearchAction: Sendable, Equatable {
+        case query(String)
+        case results([String])
+    }
     enum AuthAction: Sendable, Equatable { case login(String) }
     enum TodoAction: Sendable, Equatable { case toggleDone, tick }
     enum ConfigAction: Sendable, Equatable { case set(Bool) }
@@ -25,9 +28,17 @@ private enum LiftingPage {
         case tickAll(TodoAction)
     }
 
-    struct SearchState: Sendable, Equatable { var query = ""; var results: [String] = [] }
+    struct SearchState: Sendable, Equatable {
+        var query = ""
+        var results: [String] = []
+    }
     struct AuthState: Sendable, Equatable { var user: String? }
-    struct Todo: Sendable, Equatable, Identifiable { var id: Int; var slug: Int; var done = false; var ticks = 0 }
+    struct Todo: Sendable, Equatable, Identifiable {
+        var id: Int
+        var slug: Int
+        var done = false
+        var ticks = 0
+    }
     struct Config: Sendable, Equatable { var enabled = false }
     enum DayDetail { struct State: Sendable, Equatable { var visits = 0 } }
     struct Piece: Sendable, Equatable { var value = 0 }
@@ -114,22 +125,22 @@ private typealias AppBehavior = Behavior<AppAction, AppState, AppEnvironment>
         // counterReducer:  Reducer<CounterAction, Int>
         // lifted:          Reducer<AppAction, AppState>
         let lifted = counterReducer.lift(
-            action: \AppAction.counter,   // narrow the action
-            state:  \AppState.counter     // focus the state
+            action: \AppAction.counter, // narrow the action
+            state: \AppState.counter // focus the state
         )
 
         var state = AppState()
         lifted.apply(.counter(.increment), to: &state)
         #expect(state.counter == 1)
-        #expect(!lifted.willMutate(.auth(.login("x")), in: state))   // skipped when the case doesn't match
+        #expect(!lifted.willMutate(.auth(.login("x")), in: state)) // skipped when the case doesn't match
     }
 
     @Test func aBehaviorLiftsAllThreeAxes() {
         let searchBehavior = LiftingPage.searchBehavior
 
         let lifted = searchBehavior.lift(
-            action:      \AppAction.search,
-            state:       \AppState.search,
+            action: \AppAction.search,
+            state: \AppState.search,
             environment: \AppEnvironment.searchAPI
         )
 
@@ -143,10 +154,11 @@ private typealias AppBehavior = Behavior<AppAction, AppState, AppEnvironment>
     @Test func closuresAreTheEscapeHatchForEveryOptic() {
         // The page lists the three as bare expressions; here each is passed where it is used.
         let piece = Behavior<AppAction, Piece, Void>.reduce { action, piece in if case .counter = action { piece.value += 1 } }
-        let lifted = piece.lift(.state(
-            get: { (global: AppState) -> Piece in global.something.piece },                     // get
-            set: { (global: inout AppState, new: Piece) -> Void in global.something.piece = new }  // set
-        ))
+        let lifted = piece.lift(
+            .state(
+                get: { (global: AppState) -> Piece in global.something.piece }, // get
+                set: { (global: inout AppState, new: Piece) -> Void in global.something.piece = new } // set
+            ))
         let embed: (LiftingPage.CounterAction) -> AppAction = AppAction.counter
         var state = AppState()
         _ = lifted.step(.counter(.increment), state: &state, environment: ())
@@ -172,9 +184,12 @@ private typealias AppBehavior = Behavior<AppAction, AppState, AppEnvironment>
         let todos = [LiftingPage.Todo(id: 10, slug: 7), .init(id: 20, slug: 8)]
 
         let byID: AppBehavior = todoBehavior.liftCollection(.action(AppAction.prism.todo).state(\AppState.todos).environment(\.todoEnv))
-        let bySlug: AppBehavior = todoBehavior.liftCollection(.action(AppAction.prism.todo).state(\AppState.todos, id: \.slug).environment(\.todoEnv))   // custom id
-        let byPosition: AppBehavior = todoBehavior.liftCollection(.action(AppAction.prism.todo).state(indexed: \AppState.todos).environment(\.todoEnv))       // by position
-        let byKey: AppBehavior = configBehavior.liftCollection(.action(AppAction.prism.cfg).state(dictionary: \AppState.configs).environment(\.todoEnv))   // dictionary
+        let bySlug: AppBehavior = todoBehavior.liftCollection(
+            .action(AppAction.prism.todo).state(\AppState.todos, id: \.slug).environment(\.todoEnv)) // custom id
+        let byPosition: AppBehavior = todoBehavior.liftCollection(
+            .action(AppAction.prism.todo).state(indexed: \AppState.todos).environment(\.todoEnv)) // by position
+        let byKey: AppBehavior = configBehavior.liftCollection(
+            .action(AppAction.prism.cfg).state(dictionary: \AppState.configs).environment(\.todoEnv)) // dictionary
 
         for (lifted, address) in [(byID, 20), (bySlug, 8), (byPosition, 1)] {
             var state = AppState(todos: todos)
@@ -190,9 +205,11 @@ private typealias AppBehavior = Behavior<AppAction, AppState, AppEnvironment>
     @Test func theCollectionLanesAlsoTakeAnIdClosureAndALensContainer() {
         let todoBehavior = LiftingPage.todoBehavior
         let todosLens = Lens(\AppState.todos)
-        let byClosure: AppBehavior = todoBehavior.liftCollection(.action(AppAction.prism.todo).state(\AppState.todos, id: { $0.slug }).environment(\.todoEnv))
+        let byClosure: AppBehavior = todoBehavior.liftCollection(
+            .action(AppAction.prism.todo).state(\AppState.todos, id: { $0.slug }).environment(\.todoEnv))
         let byLens: AppBehavior = todoBehavior.liftCollection(.action(\.todo).state(todosLens).environment(\.todoEnv))
-        let eachByLens: AppBehavior = todoBehavior.liftEach(.action(broadcast: \.tickAll, into: \.todo).state(todosLens, id: { $0.slug }).environment(\.todoEnv))
+        let eachByLens: AppBehavior = todoBehavior.liftEach(
+            .action(broadcast: \.tickAll, into: \.todo).state(todosLens, id: { $0.slug }).environment(\.todoEnv))
 
         var state = AppState(todos: [.init(id: 10, slug: 7), .init(id: 20, slug: 8)])
         _ = byClosure.step(.todo(ElementAction(8, action: .toggleDone)), state: &state, environment: AppEnvironment())
@@ -205,7 +222,8 @@ private typealias AppBehavior = Behavior<AppAction, AppState, AppEnvironment>
     @Test func liftEachBroadcastsOneActionToEveryElement() {
         let todoBehavior = LiftingPage.todoBehavior
 
-        let lifted: AppBehavior = todoBehavior.liftEach(.action(broadcast: AppAction.prism.tickAll, into: AppAction.prism.todo).state(\AppState.todos).environment(\.todoEnv))
+        let lifted: AppBehavior = todoBehavior.liftEach(
+            .action(broadcast: AppAction.prism.tickAll, into: AppAction.prism.todo).state(\AppState.todos).environment(\.todoEnv))
 
         var state = AppState(todos: [.init(id: 1, slug: 1), .init(id: 2, slug: 2)])
         _ = lifted.step(.tickAll(.tick), state: &state, environment: AppEnvironment())
@@ -236,7 +254,8 @@ private typealias AppBehavior = Behavior<AppAction, AppState, AppEnvironment>
         let searchBehavior = LiftingPage.searchBehavior
 
         // In a store's init, …
-        let store = Store<AppAction, AppState, AppEnvironment>(initial: AppState(), behavior: authBehavior.lift(.action(\.auth).state(\.auth).environment(\.auth)), environment: AppEnvironment())
+        let store = Store<AppAction, AppState, AppEnvironment>(
+            initial: AppState(), behavior: authBehavior.lift(.action(\.auth).state(\.auth).environment(\.auth)), environment: AppEnvironment())
         store.dispatch(.auth(.login("ada")))
         #expect(store.state.auth.user == "ada")
         // … a projection, …

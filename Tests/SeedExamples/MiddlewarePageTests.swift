@@ -17,7 +17,10 @@ private enum MiddlewarePage {
         case renamed(String)
     }
 
-    enum RowAction: Sendable, Equatable { case ping, pong(Int) }
+    enum RowAction: Sendable, Equatable {
+        case ping
+        case pong(Int)
+    }
 
     struct Row: Sendable, Equatable, Identifiable { var id: Int }
     enum DayDetail { struct State: Sendable, Equatable { var title = "" } }
@@ -70,7 +73,9 @@ private typealias Logger = MiddlewarePage.Logger
 @MainActor
 @Suite struct MiddlewarePageTests {
     /// Runs one action through a middleware's two phases.
-    fileprivate func run<S: Sendable, E: Sendable>(_ middleware: Middleware<AppAction, S, E>, _ action: AppAction, before: S, after: S, environment: E) -> Effect<AppAction> {
+    fileprivate func run<S: Sendable, E: Sendable>(
+        _ middleware: Middleware<AppAction, S, E>, _ action: AppAction, before: S, after: S, environment: E
+    ) -> Effect<AppAction> {
         let pre = PreReducerContext<S>(source: ActionSource(), stateBefore: { before })
         return middleware.handle(action, pre).runReader(PostReducerContext(environment: environment, liveState: { after }))
     }
@@ -86,7 +91,8 @@ private typealias Logger = MiddlewarePage.Logger
             }
 
         let state = AppState()
-        #expect(run(search, .search("swift"), before: state, after: state, environment: API()).emittedActionValues() == [.results(["swift", "SWIFT"])])
+        #expect(
+            run(search, .search("swift"), before: state, after: state, environment: API()).emittedActionValues() == [.results(["swift", "SWIFT"])])
         #expect(run(search, .tick, before: state, after: state, environment: API()).isEmpty)
         #expect(search.supervisor?(state).runReader(API()).isEmpty == true)
         let connected = AppState(isConnected: true)
@@ -95,9 +101,9 @@ private typealias Logger = MiddlewarePage.Logger
 
     @Test func theLoggerReadsThePreMutationStateInPhaseOneAndLogsInPhaseThree() {
         let logger = Middleware<AppAction, AppState, Logger>.handle { action, context in
-            let before = context.stateBefore                    // phase 1 — pre-mutation
+            let before = context.stateBefore // phase 1 — pre-mutation
             return Producer { ctx in
-                ctx.environment.log(action, before: before)     // phase 3 — runs with the environment
+                ctx.environment.log(action, before: before) // phase 3 — runs with the environment
                 return .empty
             }
         }
@@ -114,8 +120,8 @@ private typealias Logger = MiddlewarePage.Logger
             return action == .tick ? Producer { _ in .just(.renamed(title)) } : .doNothing
         }
 
-        let viaScope = dayMiddleware.liftOptional(.state(\AppState.currentDay))   // currentDay: DayDetail.State?
-        let viaKeyPath = dayMiddleware.liftOptional(\AppState.currentDay)           // key-path sugar
+        let viaScope = dayMiddleware.liftOptional(.state(\AppState.currentDay)) // currentDay: DayDetail.State?
+        let viaKeyPath = dayMiddleware.liftOptional(\AppState.currentDay) // key-path sugar
 
         for lifted in [viaScope, viaKeyPath] {
             #expect(run(lifted, .tick, before: AppState(), after: AppState(), environment: ()).isEmpty)

@@ -38,8 +38,12 @@ private enum PrismLanes {
     static let pinging = Behavior<CounterAction, CounterState, Void>.reduce { action, state, _ in
         switch action {
         case .ping: return .produce { _ in .just(.pong) }
-        case .pong: state.pongs += 1; return .doNothing
-        case .increment: state.count += 1; return .doNothing
+        case .pong:
+            state.pongs += 1
+            return .doNothing
+        case .increment:
+            state.count += 1
+            return .doNothing
         }
     }
 }
@@ -85,15 +89,21 @@ public enum PublicLaneRoute: Sendable {
     }
 
     @Test @MainActor func featuresLiftedThroughLanesGetOnlyTheirCaseAsThroughPrisms() {
-        let throughLanes = Store(initial: Page.AppState(), reducer: .mconcat([
-            Page.counter.lift(.action(Page.AppAction.lane.first).state(\.first)),
-            Page.counter.lift(.state(\Page.AppState.second).action(Page.AppAction.lane.second)),
-        ]))
-        let throughPrisms = Store(initial: Page.AppState(), reducer: .mconcat([
-            Page.counter.lift(.action(Page.AppAction.prism.first).state(\.first)),
-            Page.counter.lift(.action(Page.AppAction.prism.second).state(\.second)),
-        ]))
-        let actions: [Page.AppAction] = [.second(.increment), .second(.increment), .first(.increment), .reset, .load(id: 1, force: false), .first(.ping)]
+        let throughLanes = Store(
+            initial: Page.AppState(),
+            reducer: .mconcat([
+                Page.counter.lift(.action(Page.AppAction.lane.first).state(\.first)),
+                Page.counter.lift(.state(\Page.AppState.second).action(Page.AppAction.lane.second)),
+            ]))
+        let throughPrisms = Store(
+            initial: Page.AppState(),
+            reducer: .mconcat([
+                Page.counter.lift(.action(Page.AppAction.prism.first).state(\.first)),
+                Page.counter.lift(.action(Page.AppAction.prism.second).state(\.second)),
+            ]))
+        let actions: [Page.AppAction] = [
+            .second(.increment), .second(.increment), .first(.increment), .reset, .load(id: 1, force: false), .first(.ping),
+        ]
         for action in actions {
             throughLanes.dispatch(action)
             throughPrisms.dispatch(action)

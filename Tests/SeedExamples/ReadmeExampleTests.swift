@@ -1,3 +1,5 @@
+// swift-format-ignore-file
+// (A documentation example, kept verbatim: not reformatted.)
 #if Macros
 import Testing
 import SwiftRexMacros   // SwiftRex, plus the @Prisms and @Lenses macros

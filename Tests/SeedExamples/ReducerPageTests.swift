@@ -11,13 +11,19 @@ private enum ReducerPage {
     enum MyAction: Sendable { case double, clear }
     struct MyState: Sendable, Equatable { var items: [Int] = [1, 2] }
 
-    enum AuthAction: Sendable { case login(String), logout }
+    enum AuthAction: Sendable {
+        case login(String)
+        case logout
+    }
     enum ProfileAction: Sendable { case rename(String) }
     enum ItemAction: Sendable { case toggle }
 
     struct AuthState: Sendable, Equatable { var user: String? }
     struct ProfileState: Sendable, Equatable { var name = "" }
-    struct Item: Sendable, Equatable, Identifiable { var id: Int; var done = false }
+    struct Item: Sendable, Equatable, Identifiable {
+        var id: Int
+        var done = false
+    }
 
     @Prisms
     enum AppAction: Sendable {
@@ -67,7 +73,7 @@ private typealias AppState = ReducerPage.AppState
             switch action {
             case .increment: state += 1
             case .decrement: state -= 1
-            case .reset:     state  = 0
+            case .reset: state = 0
             }
         }
 
@@ -129,19 +135,22 @@ private typealias AppState = ReducerPage.AppState
     }
 
     @Test func composeRunsInOrderAndTheLaterReducerSeesTheMutation() {
-        struct History: Sendable, Equatable { var count = 0; var history: [Int] = [] }
+        struct History: Sendable, Equatable {
+            var count = 0
+            var history: [Int] = []
+        }
         let counterReducer = Reducer<CounterAction, History>.reduce { action, state in
             switch action {
             case .increment: state.count += 1
             case .decrement: state.count -= 1
-            case .reset:     state.count = 0
+            case .reset: state.count = 0
             }
         }
         let historyReducer = Reducer<CounterAction, History>.reduce { _, state in state.history.append(state.count) }
 
         let app = Reducer.compose {
             counterReducer
-            historyReducer            // runs after counterReducer, sees its mutation
+            historyReducer // runs after counterReducer, sees its mutation
         }
 
         var state = History()
@@ -153,8 +162,10 @@ private typealias AppState = ReducerPage.AppState
         let itemReducer = ReducerPage.itemReducer
 
         // The page's `let app = …`, given its global types by the store it runs in.
-        let store = Store(initial: AppState(rows: [.init(id: 1), .init(id: 2)]), reducer:
-            itemReducer.liftCollection(.action(AppAction.prism.row).state(\.rows))
+        let store = Store(
+            initial: AppState(rows: [.init(id: 1), .init(id: 2)]),
+            reducer:
+                itemReducer.liftCollection(.action(AppAction.prism.row).state(\.rows))
         )
 
         store.dispatch(.row(ElementAction(2, action: .toggle)))

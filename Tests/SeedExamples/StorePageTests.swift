@@ -80,8 +80,8 @@ private typealias CounterState = StorePage.CounterState
 
         #expect(store.state.name == "initial")
         store.dispatch(.rename("ada"))
-        #expect(store.state.name == "ada")   // mutated synchronously, in the dispatch
-        #expect(await eventually { store.state.log == ["ada!"] })   // the effect's action comes back later
+        #expect(store.state.name == "ada") // mutated synchronously, in the dispatch
+        #expect(await eventually { store.state.log == ["ada!"] }) // the effect's action comes back later
     }
 
     @Test func theReducerOnlyFormHasNoEnvironmentAndNoEffects() {

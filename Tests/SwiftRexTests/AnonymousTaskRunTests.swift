@@ -1,6 +1,7 @@
-@testable import SwiftRex
 import Synchronization
 import Testing
+
+@testable import SwiftRex
 
 /// Anonymous `Effect.task` runs (no id, started at once) live in a list linked through the runs:
 /// linked on the main actor when they start, each unlinks itself from its own thread when its task
@@ -10,7 +11,11 @@ import Testing
 @MainActor
 @Suite("Anonymous Effect.task runs")
 struct AnonymousTaskRunTests {
-    enum Action: Sendable, Equatable { case quick(Int), slow(Int), got(Int) }
+    enum Action: Sendable, Equatable {
+        case quick(Int)
+        case slow(Int)
+        case got(Int)
+    }
     struct State: Sendable, Equatable { var got: [Int] = [] }
 
     /// Holds slow bodies until opened (or until their task is cancelled), counting those that
@@ -93,10 +98,11 @@ struct AnonymousTaskRunTests {
             // list holding 50 runs that are all still running is what tells the 50 slow runs from
             // 49 and a quick run that answered but has not left yet: a quick run is finished as
             // soon as its body returns, before it unlinks.
-            #expect(await adversarialWait {
-                store.state.got.count == 50 && runs.linked().count == 50 && runs.runningCount == 50
-                    && gate.reached.load(ordering: .relaxed) == 50
-            })
+            #expect(
+                await adversarialWait {
+                    store.state.got.count == 50 && runs.linked().count == 50 && runs.runningCount == 50
+                        && gate.reached.load(ordering: .relaxed) == 50
+                })
             #expect(store.state.got.sorted() == Array(0..<50))
             #expect(store.pendingEffects.count == 50)
             #expect(store.pendingEffects.allSatisfy { $0.id == nil && $0.kind == .running })

@@ -45,7 +45,8 @@ import Testing
     }
 
     @Test func mutationsRunInListOrder() {
-        let behavior = B.reduce { _, state in state.log.append("reduce") }
+        let behavior =
+            B.reduce { _, state in state.log.append("reduce") }
             .react { _, _ in .reduce { $0.log.append("react") } }
             <> Reducer.reduce { _, state in state.log.append("reducer \(state.log.count)") }.asBehavior()
         var state = F.State()
@@ -167,8 +168,9 @@ import Testing
         #expect(violations == [])
         for action in F.actions {
             for state in F.states {
-                #expect(StepObservation(original, action: action, state: state, environment: F.environment)
-                    == StepObservation(rebuilt, action: action, state: state, environment: F.environment))
+                #expect(
+                    StepObservation(original, action: action, state: state, environment: F.environment)
+                        == StepObservation(rebuilt, action: action, state: state, environment: F.environment))
             }
         }
     }
@@ -177,8 +179,9 @@ import Testing
         let viaInit = B(handle: Self.seen("x"))
         let viaStatic = B.handle(Self.seen("x"))
         for action in F.actions {
-            #expect(StepObservation(viaInit, action: action, state: F.State(), environment: F.environment)
-                == StepObservation(viaStatic, action: action, state: F.State(), environment: F.environment))
+            #expect(
+                StepObservation(viaInit, action: action, state: F.State(), environment: F.environment)
+                    == StepObservation(viaStatic, action: action, state: F.State(), environment: F.environment))
         }
     }
 

@@ -1,12 +1,15 @@
-import Testing
 import SwiftRex
+import Testing
 
 /// `Store.dispatch(_:file:function:line:)`: the Store's own call-site dispatch stamps the source
 /// phase 1 sees, processes at once or queues in FIFO order while the store is processing, for a
 /// reducer-only behavior and for one with reactions or producers alike; it returns the store.
 @MainActor
 @Suite struct CallSiteDispatchTests {
-    enum Action: Sendable, Equatable { case add(Int), echo(Int) }
+    enum Action: Sendable, Equatable {
+        case add(Int)
+        case echo(Int)
+    }
 
     struct State: Sendable, Equatable {
         var log: [Int] = []
@@ -14,15 +17,17 @@ import SwiftRex
     }
 
     @Test func aBehaviorWithAReactionSeesTheCallSiteAsItsSource() {
-        let store = Store(initial: State(), behavior: Behavior<Action, State, Void>.react { action, context in
-            guard case .add(let amount) = action else { return .doNothing }
-            let line = context.source.line
-            let file = context.source.file
-            return .reduce { state in
-                state.log.append(amount)
-                state.lines.append(file == #fileID ? line : 0)
-            }
-        })
+        let store = Store(
+            initial: State(),
+            behavior: Behavior<Action, State, Void>.react { action, context in
+                guard case .add(let amount) = action else { return .doNothing }
+                let line = context.source.line
+                let file = context.source.file
+                return .reduce { state in
+                    state.log.append(amount)
+                    state.lines.append(file == #fileID ? line : 0)
+                }
+            })
         let line: UInt = #line + 1
         let returned = store.dispatch(.add(1))
         #expect(returned === store)
@@ -102,11 +107,13 @@ import SwiftRex
     }
 
     @Test func everyDispatchReadsItsOwnSourceInPhaseOne() {
-        let store = Store(initial: State(), behavior: Behavior<Action, State, Void>.react { action, context in
-            guard case .add = action else { return .doNothing }
-            let line = context.source.line
-            return .reduce { $0.lines.append(line) }
-        })
+        let store = Store(
+            initial: State(),
+            behavior: Behavior<Action, State, Void>.react { action, context in
+                guard case .add = action else { return .doNothing }
+                let line = context.source.line
+                return .reduce { $0.lines.append(line) }
+            })
         var lines: [UInt] = []
         for _ in 0..<3 {
             lines.append(#line + 1)
@@ -116,4 +123,3 @@ import SwiftRex
         #expect(store.state.lines == lines + [7])
     }
 }
-

@@ -5,7 +5,10 @@ import Testing
 /// A domain with hand-written case properties and a hand-written `Prismatic` conformance: what
 /// `@Prisms` generates, without the macro (this target does not build swift-syntax).
 enum CaseApp {
-    enum CounterAction: Sendable, Equatable { case increment, incremented(Int) }
+    enum CounterAction: Sendable, Equatable {
+        case increment
+        case incremented(Int)
+    }
     enum RowAction: Sendable, Equatable { case bump }
 
     enum Action: Sendable, Equatable {
@@ -42,7 +45,10 @@ enum CaseApp {
         }
     }
 
-    struct Row: Sendable, Equatable, Identifiable { var id: Int; var bumps = 0 }
+    struct Row: Sendable, Equatable, Identifiable {
+        var id: Int
+        var bumps = 0
+    }
 
     struct State: Sendable, Equatable {
         var count = 0

@@ -1,13 +1,18 @@
+import SwiftRex
 import Synchronization
 import Testing
-import SwiftRex
 
 /// `Effect.channel`'s consume closure with a `complete` parameter: calling it closes the channel at
 /// once (the stream ends, later sends are dropped, the next channel under the id is a new one),
 /// and completion happens exactly once whether the consumer calls it, returns, or both.
 @MainActor
 @Suite struct ChannelCompletionTests {
-    enum Action: Sendable, Equatable { case open, push(Int), got(Int), late }
+    enum Action: Sendable, Equatable {
+        case open
+        case push(Int)
+        case got(Int)
+        case late
+    }
 
     struct State: Sendable, Equatable { var got: [Int] = [] }
 
@@ -31,8 +36,8 @@ import SwiftRex
                                 if value == 2 {
                                     complete()
                                     probe.lateSend.withLock { $0 = send }
-                                    send(.got(99))     // after complete: dropped
-                                    complete()         // a second call changes nothing
+                                    send(.got(99)) // after complete: dropped
+                                    complete() // a second call changes nothing
                                 }
                             }
                             probe.log("consumer returned")
@@ -58,8 +63,8 @@ import SwiftRex
         #expect(await eventually { store.openChannelIDs.isEmpty })
         #expect(await eventually { probe.log == ["consumer returned"] })
         #expect(store.state.got == [0, 1, 2])
-        probe.lateSend.withLock { $0 }?(.got(100))   // a send kept past completion is dropped
-        store.dispatch(.push(3))                      // nothing live under the id: dropped
+        probe.lateSend.withLock { $0 }?(.got(100)) // a send kept past completion is dropped
+        store.dispatch(.push(3)) // nothing live under the id: dropped
         for _ in 0..<20 { await Task.yield() }
         #expect(store.state.got == [0, 1, 2])
     }

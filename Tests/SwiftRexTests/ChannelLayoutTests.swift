@@ -1,5 +1,6 @@
-@testable import SwiftRex
 import Testing
+
+@testable import SwiftRex
 
 /// A channel value is its 32-byte identity and one reference: reconcile streams 40 bytes per desired
 /// channel. Channels whose keys are not all `Int`s are told apart by their keys, read through that
@@ -57,13 +58,13 @@ import Testing
                 }
             }
         let store = Store<Action, Int, Void>(initial: 0, behavior: behavior)
-        #expect(log.values.count == 100)  // 50 opens, each delivering its value
+        #expect(log.values.count == 100) // 50 opens, each delivering its value
         for round in 0..<4 { store.dispatch(.next(round & 1)) }
         #expect(log.values.count == 100)
         store.dispatch(.next(2))
         #expect(log.values.dropFirst(100) == ["20: changed"])
         store.dispatch(.next(3))
-        #expect(log.values.count == 201)  // every reset key changed: 50 reopen and deliver
+        #expect(log.values.count == 201) // every reset key changed: 50 reopen and deliver
         #expect(store.openChannelIDs.count == 50)
     }
 
@@ -87,8 +88,9 @@ import Testing
                 }
             }
         let store = Store<Action, Int, Void>(initial: 0, behavior: behavior)
-        #expect(ChannelIdentity(id: AnyHashableSendable(Colliding(value: 1)), reset: nil, broadcast: nil)
-            == ChannelIdentity(id: AnyHashableSendable(Colliding(value: 2)), reset: nil, broadcast: nil))
+        #expect(
+            ChannelIdentity(id: AnyHashableSendable(Colliding(value: 1)), reset: nil, broadcast: nil)
+                == ChannelIdentity(id: AnyHashableSendable(Colliding(value: 2)), reset: nil, broadcast: nil))
         #expect(log.values.count == 8)
         store.dispatch(.next(0))
         #expect(log.values.count == 8)

@@ -137,7 +137,9 @@ import Testing
     }
 
     @Test func mapActionKeepsIdentitiesAndMapsDispatch() {
-        let channel = Channel<Int>(id: "c", lifetime: .ephemeral(resetKey: 1, settle: .seconds(1)), broadcasting: .onChange("v"), delivery: .debounce(.seconds(2))) { dispatch in
+        let channel = Channel<Int>(
+            id: "c", lifetime: .ephemeral(resetKey: 1, settle: .seconds(1)), broadcasting: .onChange("v"), delivery: .debounce(.seconds(2))
+        ) { dispatch in
             dispatch(20)
             return ChannelHandler(receive: { _ in }, cancel: {})
         }

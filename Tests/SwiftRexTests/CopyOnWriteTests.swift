@@ -165,10 +165,12 @@ import Testing
         let behavior = Behavior<Action, Big, Void>
             .reduce { _, state in state.payload.bump() }
             .react { _, _ in Reaction.reduce { $0.count += 1 }.reduce { $0.payload.bump() } }
-            .produce { _, _ in Producer { context in
-                let count = MainActor.assumeIsolated { context.liveState?.count } ?? -1
-                return .just(count == 1 ? .other : .bump)
-            } }
+            .produce { _, _ in
+                Producer { context in
+                    let count = MainActor.assumeIsolated { context.liveState?.count } ?? -1
+                    return .just(count == 1 ? .other : .bump)
+                }
+            }
         var state = Big()
         var effect: Effect<Action> = .empty
         Self.expectInPlace(Self.probe(&state) { effect = behavior.step(.bump, state: &$0, environment: ()).effect })
@@ -207,10 +209,12 @@ import Testing
     @Test func optionalKeyPathTraversalMutatesInPlace() {
         let affine = AffineTraversal(\Big.optional)
         var state = Big(optional: Payload())
-        let bufferReport = CoWProbe.trace(&state, read: { $0.optional?.buffer }, checkUnique: { $0.optional!.buffer.checkUniquelyReferenced() }) { state in
+        let bufferReport = CoWProbe.trace(&state, read: { $0.optional?.buffer }, checkUnique: { $0.optional!.buffer.checkUniquelyReferenced() }) {
+            state in
             affine.tryModify(&state) { $0.bump() }
         }
-        let arrayReport = CoWProbe.trace(&state, read: { $0.optional?.values }, checkUnique: { $0.optional!.values.checkUniquelyReferenced() }) { state in
+        let arrayReport = CoWProbe.trace(&state, read: { $0.optional?.values }, checkUnique: { $0.optional!.values.checkUniquelyReferenced() }) {
+            state in
             affine.lift(EndoMut { $0.bump() }).runEndoMut(&state)
         }
         #expect(bufferReport.isInPlace, "\(bufferReport)")

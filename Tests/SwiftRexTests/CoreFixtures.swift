@@ -1,6 +1,6 @@
 import SwiftRex
-import Synchronization
 import SwiftRexTestSupport
+import Synchronization
 
 /// A small domain and seeded generators shared by the core tests (namespaced, so the Store tests
 /// in this target can declare their own types freely).

@@ -1,11 +1,14 @@
+import SwiftRex
 import Synchronization
 import Testing
-import SwiftRex
 
 @MainActor
 @Suite struct EffectConcurrencyTests {
     enum Action: Sendable, Equatable {
-        case start, stop, push(Int), got(Int), tick
+        case start, stop
+        case push(Int)
+        case got(Int)
+        case tick
     }
 
     struct State: Sendable, Equatable {
@@ -21,15 +24,17 @@ import SwiftRex
 
     static let reducer = Behavior<Action, State, Environment>.handle { action, context in
         let source = context.source
-        return Reaction(mutation: .mutation(EndoMut { state in
-            switch action {
-            case .got(let value):
-                state.got.append(value)
-                state.sources.append(source)
-            case .tick: state.ticks += 1
-            case .start, .stop, .push: break
-            }
-        }))
+        return Reaction(
+            mutation: .mutation(
+                EndoMut { state in
+                    switch action {
+                    case .got(let value):
+                        state.got.append(value)
+                        state.sources.append(source)
+                    case .tick: state.ticks += 1
+                    case .start, .stop, .push: break
+                    }
+                }))
     }
 
     func makeStore(
@@ -38,10 +43,12 @@ import SwiftRex
         _ effect: @escaping @MainActor @Sendable (Action, Environment) -> Effect<Action>
     ) -> Store<Action, State, Environment> {
         let environment = Environment(clock: clock, log: log)
-        let behavior = Self.reducer <> Behavior<Action, State, Environment>.produce { action, _ in
-            let produced = effect(action, environment)
-            return Producer { _ in produced }
-        }
+        let behavior =
+            Self.reducer
+            <> Behavior<Action, State, Environment>.produce { action, _ in
+                let produced = effect(action, environment)
+                return Producer { _ in produced }
+            }
         return Store(initial: State(), behavior: behavior, environment: environment, clock: { $0.clock })
     }
 
@@ -156,10 +163,11 @@ import SwiftRex
         // answer (the second), and nothing left registered.
         enum Parent: Sendable, Equatable { case child(Action) }
         let clock = ManualClock()
-        let child = Behavior<Action, State, Environment>.produce { action, _ in
-            guard case .push(let value) = action else { return .doNothing }
-            return Producer { _ in .task(scheduling: .keyed(id: "search")) { send in send(.got(value)) } }
-        } <> Self.reducer
+        let child =
+            Behavior<Action, State, Environment>.produce { action, _ in
+                guard case .push(let value) = action else { return .doNothing }
+                return Producer { _ in .task(scheduling: .keyed(id: "search")) { send in send(.got(value)) } }
+            } <> Self.reducer
         let prism = Prism<Parent, Action>(preview: { if case .child(let action) = $0 { action } else { nil } }, review: Parent.child)
         let store = Store(
             initial: State(), behavior: child.lift(.action(prism)),

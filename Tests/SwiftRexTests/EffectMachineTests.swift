@@ -1,6 +1,7 @@
-@testable import SwiftRex
 import Synchronization
 import Testing
+
+@testable import SwiftRex
 
 // Tests for the pure effect state machine — the rules of the EffectsAndScheduling and
 // SupervisionAndChannels articles (Sources/SwiftRex/Documentation.docc) — driven through a
@@ -101,7 +102,8 @@ final class RecordingInterpreter: EffectInterpreter {
         return token(for: payload)
     }
 
-    func open(_ payload: String, key: AnyHashableSendable, generation: UInt64) -> (token: SubscriptionToken, sink: @Sendable (any Sendable) -> Void)? {
+    func open(_ payload: String, key: AnyHashableSendable, generation: UInt64) -> (token: SubscriptionToken, sink: @Sendable (any Sendable) -> Void)?
+    {
         if refusingToOpen.contains(payload) {
             append("refuse \(payload)")
             return nil
@@ -109,9 +111,12 @@ final class RecordingInterpreter: EffectInterpreter {
         append("open \(payload)")
         generations[payload] = generation
         let record = self.record
-        return (token(for: payload), { value in
-            record.withLock { $0.log.append("deliver \(value) to \(payload)") }
-        })
+        return (
+            token(for: payload),
+            { value in
+                record.withLock { $0.log.append("deliver \(value) to \(payload)") }
+            }
+        )
     }
 
     func deliver(_ payload: String, to sink: @Sendable (any Sendable) -> Void) {
@@ -162,14 +167,14 @@ private func ms(_ value: Int) -> Duration { .milliseconds(value) }
 
 private func key(_ name: String) -> AnyHashableSendable { AnyHashableSendable(name) }
 
-fileprivate extension ChannelTraits {
+extension ChannelTraits {
     /// An openable channel payload.
-    static func channel(_ delivery: ChannelDelivery = .immediate, deliversOnOpen: Bool = true) -> ChannelTraits {
+    fileprivate static func channel(_ delivery: ChannelDelivery = .immediate, deliversOnOpen: Bool = true) -> ChannelTraits {
         ChannelTraits(isPipeOnly: false, delivery: delivery, deliversOnOpen: deliversOnOpen)
     }
 
     /// A pipe-only payload (`Effect.broadcast`).
-    static let broadcast = ChannelTraits(isPipeOnly: true, delivery: .immediate, deliversOnOpen: false)
+    fileprivate static let broadcast = ChannelTraits(isPipeOnly: true, delivery: .immediate, deliversOnOpen: false)
 }
 
 /// One supervised channel as reconcile sees it; it delivers on open iff it broadcasts.
@@ -191,19 +196,23 @@ private func entry(
     )
 }
 
-fileprivate extension EffectMachine where Payload == String {
+extension EffectMachine where Payload == String {
     /// Schedules a one-shot component.
-    mutating func run(_ payload: String, _ scheduling: EffectScheduling, at now: Duration = .zero, using interpreter: RecordingInterpreter) {
+    fileprivate mutating func run(
+        _ payload: String, _ scheduling: EffectScheduling, at now: Duration = .zero, using interpreter: RecordingInterpreter
+    ) {
         schedule(payload, scheduling: scheduling, traits: nil, now: now, using: interpreter)
     }
 
     /// Schedules a channel payload (an open, a delivery or a broadcast) under `id`.
-    mutating func channel(_ payload: String, id: String, _ traits: ChannelTraits = .channel(), at now: Duration = .zero, using interpreter: RecordingInterpreter) {
+    fileprivate mutating func channel(
+        _ payload: String, id: String, _ traits: ChannelTraits = .channel(), at now: Duration = .zero, using interpreter: RecordingInterpreter
+    ) {
         schedule(payload, scheduling: .keyed(id: id), traits: traits, now: now, using: interpreter)
     }
 
     /// Fires `timer` at its deadline.
-    mutating func fire(_ timer: RecordingInterpreter.Timer?, using interpreter: RecordingInterpreter) {
+    fileprivate mutating func fire(_ timer: RecordingInterpreter.Timer?, using interpreter: RecordingInterpreter) {
         guard let timer else {
             Issue.record("no such timer")
             return
@@ -213,7 +222,7 @@ fileprivate extension EffectMachine where Payload == String {
     }
 
     /// Reports that the run or channel named `payload`, registered under `id`, completed.
-    mutating func finish(_ payload: String, id: AnyHashableSendable, using interpreter: RecordingInterpreter) {
+    fileprivate mutating func finish(_ payload: String, id: AnyHashableSendable, using interpreter: RecordingInterpreter) {
         interpreter.markCompleted(payload)
         complete(key: id, generation: interpreter.generation(of: payload), using: interpreter)
     }
@@ -330,7 +339,9 @@ fileprivate extension EffectMachine where Payload == String {
 
         machine.run("dropped-again", throttle, at: ms(1_999), using: fake)
         machine.run("third", throttle, at: ms(2_000), using: fake)
-        #expect(fake.log == ["subscribe first", "cancel first", "subscribe second", "cancel second", "subscribe third"], "the stamp moved to the second call")
+        #expect(
+            fake.log == ["subscribe first", "cancel first", "subscribe second", "cancel second", "subscribe third"],
+            "the stamp moved to the second call")
     }
 
     @Test mutating func throttleAfterTheFirstRunCompletedStartsWithoutCancelling() {
@@ -618,12 +629,13 @@ fileprivate extension EffectMachine where Payload == String {
         #expect(!machine.isQuiescent, "a pending delivery is work in flight")
         machine.channel("v3", id: "a", at: ms(100), using: fake)
         machine.channel("v4", id: "a", at: ms(200), using: fake)
-        #expect(fake.log == [
-            "open socket",
-            "timer deliver a @300ms",
-            "cancel timer deliver a", "timer deliver a @400ms",
-            "cancel timer deliver a", "timer deliver a @500ms",
-        ], "each value restarts the window")
+        #expect(
+            fake.log == [
+                "open socket",
+                "timer deliver a @300ms",
+                "cancel timer deliver a", "timer deliver a @400ms",
+                "cancel timer deliver a", "timer deliver a @500ms",
+            ], "each value restarts the window")
         machine.fire(fake.timer(.deliver, "a"), using: fake)
         #expect(fake.log.last == "deliver v4 to socket")
         #expect(fake.log.filter { $0.hasPrefix("deliver") }.count == 1)
@@ -921,10 +933,11 @@ fileprivate extension EffectMachine where Payload == String {
         fake.clearLog()
 
         machine.cancelAll(using: fake)
-        #expect(fake.log.sorted() == [
-            "cancel anonymous", "cancel running", "cancel socket",
-            "cancel timer deliver c", "cancel timer settle d", "cancel timer start b",
-        ])
+        #expect(
+            fake.log.sorted() == [
+                "cancel anonymous", "cancel running", "cancel socket",
+                "cancel timer deliver c", "cancel timer settle d", "cancel timer start b",
+            ])
         #expect(machine.liveKeyCount == 0)
         #expect(machine.isQuiescent)
         #expect(machine.openChannelKeys.isEmpty)
@@ -1016,10 +1029,11 @@ fileprivate extension EffectMachine where Payload == String {
 
     @Test func aSynchronousCompletionDuringSubscribeLeavesNothingRegistered() {
         let engine = makeEngine()
-        engine.schedule(Effect<String>.Component(scheduling: .keyed(id: "a")) { _, complete in
-            complete()
-            return .empty
-        }, depth: 0)
+        engine.schedule(
+            Effect<String>.Component(scheduling: .keyed(id: "a")) { _, complete in
+                complete()
+                return .empty
+            }, depth: 0)
         // Completed during the subscription: nothing stays registered.
         #expect(engine.liveKeyCount == 0)
         #expect(engine.isQuiescent)
@@ -1028,13 +1042,15 @@ fileprivate extension EffectMachine where Payload == String {
     @Test func anEffectThatCancelsAnotherKeyWhileStartingRunsTheCancelAfterTheStart() {
         let engine = makeEngine()
         let cancelled = CallCounter()
-        engine.schedule(Effect<String>.Component(scheduling: .keyed(id: "other")) { _, _ in
-            SubscriptionToken { cancelled.record() }
-        }, depth: 0)
-        engine.schedule(Effect<String>.Component(scheduling: EffectScheduling.keyed(id: "a").delayed(by: ms(10))) { _, _ in
-            MainActor.assumeIsolated { engine.cancel(key: AnyHashableSendable("other")) }
-            return SubscriptionToken {}
-        }, depth: 0)
+        engine.schedule(
+            Effect<String>.Component(scheduling: .keyed(id: "other")) { _, _ in
+                SubscriptionToken { cancelled.record() }
+            }, depth: 0)
+        engine.schedule(
+            Effect<String>.Component(scheduling: EffectScheduling.keyed(id: "a").delayed(by: ms(10))) { _, _ in
+                MainActor.assumeIsolated { engine.cancel(key: AnyHashableSendable("other")) }
+                return SubscriptionToken {}
+            }, depth: 0)
         clock.advance(by: ms(10))
         #expect(cancelled.count == 1)
         #expect(engine.liveKeyCount == 1)
@@ -1047,10 +1063,11 @@ fileprivate extension EffectMachine where Payload == String {
             started.record()
             return SubscriptionToken {}
         }
-        engine.schedule(Effect<String>.Component(scheduling: .keyed(id: "outer")) { _, _ in
-            MainActor.assumeIsolated { engine.schedule(inner, depth: 1) }
-            return SubscriptionToken {}
-        }, depth: 0)
+        engine.schedule(
+            Effect<String>.Component(scheduling: .keyed(id: "outer")) { _, _ in
+                MainActor.assumeIsolated { engine.schedule(inner, depth: 1) }
+                return SubscriptionToken {}
+            }, depth: 0)
         #expect(started.count == 1)
         #expect(engine.liveKeyCount == 2)
     }
@@ -1058,15 +1075,17 @@ fileprivate extension EffectMachine where Payload == String {
     @Test func aCancelClosureThatCancelsEverythingRunsAfterTheCurrentCancel() {
         let engine = makeEngine()
         let endings = CallCounter()
-        engine.schedule(Effect<String>.Component(scheduling: .keyed(id: "a")) { _, _ in
-            SubscriptionToken {
-                endings.record()
-                MainActor.assumeIsolated { engine.cancelAll() }
-            }
-        }, depth: 0)
-        engine.schedule(Effect<String>.Component(scheduling: .keyed(id: "b")) { _, _ in
-            SubscriptionToken { endings.record() }
-        }, depth: 0)
+        engine.schedule(
+            Effect<String>.Component(scheduling: .keyed(id: "a")) { _, _ in
+                SubscriptionToken {
+                    endings.record()
+                    MainActor.assumeIsolated { engine.cancelAll() }
+                }
+            }, depth: 0)
+        engine.schedule(
+            Effect<String>.Component(scheduling: .keyed(id: "b")) { _, _ in
+                SubscriptionToken { endings.record() }
+            }, depth: 0)
         engine.cancel(key: AnyHashableSendable("a"))
         #expect(endings.count == 2)
         #expect(engine.liveKeyCount == 0)

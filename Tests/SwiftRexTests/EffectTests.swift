@@ -7,7 +7,8 @@ import Testing
     typealias F = CoreFixtures
 
     @Test func justEmitsOnceWithTheFactoryCallSiteAndCompletes() {
-        let effect = Effect<Int>.just(1); let line = UInt(#line)
+        let effect = Effect<Int>.just(1)
+        let line = UInt(#line) - 1 // the line above
         let recording = effect.record()
         #expect(recording.actionValues == [1])
         #expect(recording.completions == 1)
@@ -58,17 +59,22 @@ import Testing
         #expect(visited == [.replacing(id: "u")])
         // A zero delay or a coalescing is kept as given (not folded into the keyed form).
         #expect(Effect<Int>.task(scheduling: .keyed(id: "u").delayed(by: .zero)) { _ in }.components[0].scheduling.delay == .zero)
-        #expect(Effect<Int>.task(scheduling: .debounce(id: "u", delay: .seconds(1))) { _ in }.components.map(\.scheduling) == [.debounce(id: "u", delay: .seconds(1))])
+        #expect(
+            Effect<Int>.task(scheduling: .debounce(id: "u", delay: .seconds(1))) { _ in }.components.map(\.scheduling) == [
+                .debounce(id: "u", delay: .seconds(1))
+            ])
         // Mapped, rescheduled, stamped with an element, combined.
         #expect(replacing.map { $0 + 1 }.components.map(\.scheduling) == [.replacing(id: "u")])
-        #expect(keyed.scheduling(.throttle(id: "t", interval: .seconds(1))).components.map(\.scheduling) == [.throttle(id: "t", interval: .seconds(1))])
+        #expect(
+            keyed.scheduling(.throttle(id: "t", interval: .seconds(1))).components.map(\.scheduling) == [.throttle(id: "t", interval: .seconds(1))])
         let scoped = keyed.scopedToElement(7, site: LiftSite("rows")).components[0].scheduling
         #expect(scoped == .keyed(id: ElementEffectID(site: "rows", element: 7, inner: "u")))
         #expect((keyed <> .just(2)).components.map(\.scheduling) == [.keyed(id: "u"), .immediately])
     }
 
     @Test func sequenceEmitsInOrderWithOneCallSiteAndCompletesOnce() {
-        let effect = Effect<Int>.sequence([3, 1, 2], scheduling: .keyed(id: "s")); let line = UInt(#line)
+        let effect = Effect<Int>.sequence([3, 1, 2], scheduling: .keyed(id: "s"))
+        let line = UInt(#line) - 1 // the line above
         let recording = effect.record()
         #expect(recording.actionValues == [3, 1, 2])
         #expect(recording.completions == 1)
@@ -162,7 +168,8 @@ import Testing
             send(1)
             return ChannelHandler(receive: { (_: String) in }, cancel: {})
         }
-        let effect = Effect<Int>.just(1, scheduling: .debounce(id: "d", delay: .seconds(2)))
+        let effect =
+            Effect<Int>.just(1, scheduling: .debounce(id: "d", delay: .seconds(2)))
             <> channel
             <> .broadcast(3, channel: "c")
             <> .cancel(id: "gone")
@@ -237,7 +244,10 @@ import Testing
             cancelsOnly = s.cancelsOnly
         }
 
-        init(id: AnyHashableSendable?, delay: Duration? = nil, coalesce: EffectScheduling.Coalesce? = nil, exclusive: Bool = false, cancelsOnly: Bool = false) {
+        init(
+            id: AnyHashableSendable?, delay: Duration? = nil, coalesce: EffectScheduling.Coalesce? = nil, exclusive: Bool = false,
+            cancelsOnly: Bool = false
+        ) {
             self.id = id
             self.delay = delay
             self.coalesce = coalesce

@@ -1,6 +1,7 @@
-@_spi(Testing) @testable import SwiftRex
 import SwiftRexTestSupport
 import Testing
+
+@_spi(Testing) @testable import SwiftRex
 
 /// `EndoMut` and `Endo`: in-place and value-level endomorphisms, composed left to right.
 @Suite struct EndoMutTests {
@@ -106,7 +107,14 @@ import Testing
         let ran = CoreFixtures.Log<String>()
         let behavior = Behavior<Int, [Int], Void>
             .reduce { action, state in state.append(action) }
-            .produce { action, _ in action == 1 ? .doNothing : Producer { _ in ran.append("ran"); return .just(1) } }
+            .produce { action, _ in
+                action == 1
+                    ? .doNothing
+                    : Producer { _ in
+                        ran.append("ran")
+                        return .just(1)
+                    }
+            }
         let store = Store(initial: [], behavior: behavior)
         store.dispatch(1)
         store.dispatch(2)

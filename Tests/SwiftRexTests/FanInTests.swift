@@ -1,13 +1,16 @@
+import SwiftRex
 import Synchronization
 import Testing
-import SwiftRex
 
 /// Many producers, one Store: every action sent through an effect's `Send` from child tasks, or
 /// through a supervised channel's `dispatch` from detached tasks, is reduced exactly once, in
 /// order per producer.
 @MainActor
 @Suite struct FanInTests {
-    enum Action: Sendable, Equatable { case start, open, got(producer: Int, sequence: Int) }
+    enum Action: Sendable, Equatable {
+        case start, open
+        case got(producer: Int, sequence: Int)
+    }
 
     struct State: Sendable, Equatable {
         var isOpen = false
@@ -39,20 +42,22 @@ import SwiftRex
     }
 
     @Test func everyActionSentFromChildTasksIsReducedOnceInOrderPerProducer() async {
-        let store = Store(initial: State(), behavior: Self.reducer.produce { action, _ in
-            guard action == .start else { return .doNothing }
-            return Producer { _ in
-                .task { send in
-                    await withTaskGroup(of: Void.self) { group in
-                        for producer in 0..<Self.producers {
-                            group.addTask {
-                                for sequence in 0..<Self.perProducer { send(.got(producer: producer, sequence: sequence)) }
+        let store = Store(
+            initial: State(),
+            behavior: Self.reducer.produce { action, _ in
+                guard action == .start else { return .doNothing }
+                return Producer { _ in
+                    .task { send in
+                        await withTaskGroup(of: Void.self) { group in
+                            for producer in 0..<Self.producers {
+                                group.addTask {
+                                    for sequence in 0..<Self.perProducer { send(.got(producer: producer, sequence: sequence)) }
+                                }
                             }
                         }
                     }
                 }
-            }
-        })
+            })
         store.dispatch(.start)
         let total = Self.producers * Self.perProducer
         await waitUntil { store.state.count >= total && store.isIdle }
@@ -65,14 +70,19 @@ import SwiftRex
 
     @Test func everyActionDispatchedThroughAChannelFromDetachedTasksIsReducedOnceInOrderPerProducer() async {
         let dispatch = Mutex<(@Sendable (Action) -> Void)?>(nil)
-        let store = Store(initial: State(), behavior: Self.reducer.supervise { state in
-            Supervision { _ in
-                state.isOpen ? [Channel<Action>(id: "fan-in") { send in
-                    dispatch.withLock { $0 = send }
-                    return ChannelHandler<Never>.cancelOnly {}
-                }] : []
-            }
-        })
+        let store = Store(
+            initial: State(),
+            behavior: Self.reducer.supervise { state in
+                Supervision { _ in
+                    state.isOpen
+                        ? [
+                            Channel<Action>(id: "fan-in") { send in
+                                dispatch.withLock { $0 = send }
+                                return ChannelHandler<Never>.cancelOnly {}
+                            }
+                        ] : []
+                }
+            })
         store.dispatch(.open)
         guard let send = dispatch.withLock({ $0 }) else {
             Issue.record("the channel did not open")

@@ -8,7 +8,9 @@ import Testing
     // MARK: AnyHashableSendable
 
     @Test func keysOfDifferentDynamicTypesAreDistinct() {
-        let keys = [AnyHashableSendable(1), AnyHashableSendable(1.0), AnyHashableSendable(true), AnyHashableSendable("1"), AnyHashableSendable(Int8(1))]
+        let keys = [
+            AnyHashableSendable(1), AnyHashableSendable(1.0), AnyHashableSendable(true), AnyHashableSendable("1"), AnyHashableSendable(Int8(1)),
+        ]
         for (i, lhs) in keys.enumerated() {
             for (j, rhs) in keys.enumerated() {
                 #expect((lhs == rhs) == (i == j), "\(lhs) vs \(rhs)")
@@ -42,7 +44,10 @@ import Testing
             var reserved = String()
             reserved.reserveCapacity(64)
             reserved.append(sample)
-            let forms = [AnyHashableSendable(sample), AnyHashableSendable(reserved), AnyHashableSendable(String(sample[...])), AnyHashableSendable(String(decoding: Array(sample.utf8), as: UTF8.self))]
+            let forms = [
+                AnyHashableSendable(sample), AnyHashableSendable(reserved), AnyHashableSendable(String(sample[...])),
+                AnyHashableSendable(String(decoding: Array(sample.utf8), as: UTF8.self)),
+            ]
             for form in forms {
                 #expect(form == forms[0], "\(sample)")
                 #expect(form.hashValue == forms[0].hashValue, "\(sample)")
@@ -167,7 +172,8 @@ import Testing
     // MARK: ActionSource, DispatchedAction, here()
 
     @Test func actionSourceCapturesTheCallSite() {
-        let source = ActionSource(); let line = UInt(#line)
+        let source = ActionSource()
+        let line = UInt(#line) - 1 // the line above
         #expect(source.file == #fileID)
         #expect(source.line == line)
         #expect(source.function == #function)
@@ -177,10 +183,12 @@ import Testing
     }
 
     @Test func dispatchedActionInitialisersAndHereCaptureTheCallSite() {
-        let direct = DispatchedAction("a"); let directLine = UInt(#line)
+        let direct = DispatchedAction("a")
+        let directLine = UInt(#line) - 1 // the line above
         #expect(direct.dispatcher.line == directLine)
         #expect(direct.dispatcher.file == #fileID)
-        let stamp: (String) -> DispatchedAction<String> = here(); let hereLine = UInt(#line)
+        let stamp: (String) -> DispatchedAction<String> = here()
+        let hereLine = UInt(#line) - 1 // the line above
         let stamped = stamp("b")
         #expect(stamped.action == "b")
         #expect(stamped.dispatcher.line == hereLine)

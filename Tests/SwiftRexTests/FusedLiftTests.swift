@@ -1,13 +1,23 @@
 import Testing
+
 @testable import SwiftRex
 
 /// Side-by-side lifted units of one shape, which a Store asks in one loop: each unit still does
 /// exactly what it does alone, in order, and observers hear the same notifications.
 @MainActor
 @Suite struct FusedLiftTests {
-    enum Local: Sendable, Equatable { case add(Int), skip }
+    enum Local: Sendable, Equatable {
+        case add(Int)
+        case skip
+    }
 
-    enum App: Sendable, Equatable { case a(Local), b(Local), c(Local), both(Local), other }
+    enum App: Sendable, Equatable {
+        case a(Local)
+        case b(Local)
+        case c(Local)
+        case both(Local)
+        case other
+    }
 
     struct Slices: Sendable, Equatable {
         var a = 0
@@ -21,27 +31,32 @@ import Testing
     }
 
     /// Applies only to `.add`: a lifted unit whose inner unit decides for itself.
-    static let decidingAdder = adder.lift(.action(Prism<Local, Local>(
-        preview: { if case .add = $0 { $0 } else { nil } }, review: { $0 }
-    )).state(\Int.self))
+    static let decidingAdder = adder.lift(
+        .action(
+            Prism<Local, Local>(
+                preview: { if case .add = $0 { $0 } else { nil } }, review: { $0 }
+            )
+        ).state(\Int.self))
 
     static let a = Prism<App, Local>(preview: { if case .a(let local) = $0 { local } else { nil } }, review: App.a)
     static let b = Prism<App, Local>(preview: { if case .b(let local) = $0 { local } else { nil } }, review: App.b)
     static let c = Prism<App, Local>(preview: { if case .c(let local) = $0 { local } else { nil } }, review: App.c)
     /// Matches `.a` and `.both`: two units can apply to one action.
-    static let aOrBoth = Prism<App, Local>(preview: {
-        switch $0 {
-        case .a(let local), .both(let local): local
-        default: nil
-        }
-    }, review: App.both)
+    static let aOrBoth = Prism<App, Local>(
+        preview: {
+            switch $0 {
+            case .a(let local), .both(let local): local
+            default: nil
+            }
+        }, review: App.both)
     /// Matches `.b` and `.both`.
-    static let bOrBoth = Prism<App, Local>(preview: {
-        switch $0 {
-        case .b(let local), .both(let local): local
-        default: nil
-        }
-    }, review: App.both)
+    static let bOrBoth = Prism<App, Local>(
+        preview: {
+            switch $0 {
+            case .b(let local), .both(let local): local
+            default: nil
+            }
+        }, review: App.both)
 
     static let logger = Reducer<App, Slices>.reduce { action, state in
         state.log.append("plain a=\(state.a) b=\(state.b)")
@@ -158,11 +173,12 @@ import Testing
             evaluations.increment()
             return Supervision { _ in [] }
         }
-        let features = Behavior<App, Slices, Void>(reducer: Reducer.mconcat([
-            Self.adder.lift(.action(Self.a).state(\Slices.a)),
-            Self.adder.lift(.action(Self.b).state(\Slices.b)),
-            Self.adder.lift(.action(Self.c).state(\Slices.c)),
-        ]), middleware: .identity)
+        let features = Behavior<App, Slices, Void>(
+            reducer: Reducer.mconcat([
+                Self.adder.lift(.action(Self.a).state(\Slices.a)),
+                Self.adder.lift(.action(Self.b).state(\Slices.b)),
+                Self.adder.lift(.action(Self.c).state(\Slices.c)),
+            ]), middleware: .identity)
         let store = Store(initial: Slices(), behavior: features <> watcher, environment: ())
         #expect(store.reducerSteps.count == 1)
         let before = evaluations.value
@@ -197,7 +213,8 @@ import Testing
 
     @Test func aCaseIndexedStoreKeepsOneStepPerUnit() {
         enum Indexed: Sendable, Equatable, CaseIndexable {
-            case a(Local), b(Local)
+            case a(Local)
+            case b(Local)
             var caseIndex: Int {
                 switch self {
                 case .a: 0

@@ -1,3 +1,5 @@
+// swift-format-ignore-file
+// (A documentation example, kept verbatim: not reformatted.)
 import Testing
 import SwiftRex
 import SwiftRexTesting

@@ -1,6 +1,7 @@
-@testable import SwiftRex
 import SwiftRexTestSupport
 import Testing
+
+@testable import SwiftRex
 
 /// The edit journal of `IdentifiedArray`: replaying the edits reported since a version onto a
 /// model of that version's content reproduces the current content, no edit is ever missing,
@@ -29,8 +30,10 @@ import Testing
     /// Replays `edits` onto `snapshot` as the engine would (membership from the edits, values
     /// read from the current content for the ids they name) and checks the result is `current`:
     /// an id no edit names must be unchanged, in value, presence and (without `.reordered`) slot.
-    static func expectReplay(_ edits: [ContainerEdit<Int>], from snapshot: Snapshot, reaches current: IdentifiedArray<Item>,
-                             sourceLocation: SourceLocation = #_sourceLocation) {
+    static func expectReplay(
+        _ edits: [ContainerEdit<Int>], from snapshot: Snapshot, reaches current: IdentifiedArray<Item>,
+        sourceLocation: SourceLocation = #_sourceLocation
+    ) {
         var present = Set(snapshot.elements.map(\.id))
         var named = Set<Int>()
         var reordered = false
@@ -156,8 +159,18 @@ import Testing
         #expect(throws: Stop.self) { try bump(&elements[id: 8]) }
         #expect(throws: Stop.self) { try put(&elements[id: 7]) }
         #expect(throws: Stop.self) { try rekey(&elements[elements.index(id: 2)!]) }
-        #expect(throws: Stop.self) { try elements.updateEach { item in if item.id == 5 { throw Stop() }; item.value += 1 } }
-        #expect(throws: Stop.self) { try elements.sort { lhs, rhs in if lhs.id == 5 || rhs.id == 5 { throw Stop() }; return lhs.id > rhs.id } }
+        #expect(throws: Stop.self) {
+            try elements.updateEach { item in
+                if item.id == 5 { throw Stop() }
+                item.value += 1
+            }
+        }
+        #expect(throws: Stop.self) {
+            try elements.sort { lhs, rhs in
+                if lhs.id == 5 || rhs.id == 5 { throw Stop() }
+                return lhs.id > rhs.id
+            }
+        }
         #expect(Array(elements.ids).sorted() == [1, 3, 5])
         #expect(elements[id: 1]?.value == 10)
         #expect(elements[id: 5]?.value == 5)

@@ -1,10 +1,14 @@
-@_spi(Testing) @testable import SwiftRex
 import SwiftRexTestSupport
 import Testing
 
+@_spi(Testing) @testable import SwiftRex
+
 /// An app whose rows live in an `IdentifiedArray`, lifted with `liftCollection` and `liftEach`.
 enum IdentifiedApp {
-    enum RowAction: Sendable, Equatable { case touch, rename(String) }
+    enum RowAction: Sendable, Equatable {
+        case touch
+        case rename(String)
+    }
     enum AppAction: Sendable, Equatable {
         case row(ElementAction<Int, RowAction>)
         case touchAll

@@ -1,6 +1,7 @@
-@testable import SwiftRex
 import SwiftRexTestSupport
 import Testing
+
+@testable import SwiftRex
 
 extension IdentifiedArray: CoWObservable {
     /// The base address of the slots.

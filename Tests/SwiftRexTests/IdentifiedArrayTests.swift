@@ -1,7 +1,8 @@
 import Foundation
-@testable import SwiftRex
 import SwiftRexTestSupport
 import Testing
+
+@testable import SwiftRex
 
 /// Fixtures shared by the identified-array suites.
 enum Identified {
@@ -269,7 +270,9 @@ enum Identified {
         }
     }
 
-    static func expectMatches(_ elements: IdentifiedArray<Item>, _ model: [Item], idRange: Int = 48, sourceLocation: SourceLocation = #_sourceLocation) {
+    static func expectMatches(
+        _ elements: IdentifiedArray<Item>, _ model: [Item], idRange: Int = 48, sourceLocation: SourceLocation = #_sourceLocation
+    ) {
         #expect(Array(elements) == model, sourceLocation: sourceLocation)
         #expect(Array(elements.reversed()) == model.reversed(), sourceLocation: sourceLocation)
         #expect(elements.count == model.count, sourceLocation: sourceLocation)

@@ -14,7 +14,12 @@ enum Grid {
     }
 
     /// `ping` starts a debounced effect that answers with `setLevel(9)` after 10 ms.
-    enum CellAction: Sendable, Equatable { case toggle, move(Int), setLevel(Int), ping }
+    enum CellAction: Sendable, Equatable {
+        case toggle
+        case move(Int)
+        case setLevel(Int)
+        case ping
+    }
 
     enum Action: Sendable, Equatable {
         case cell(ElementAction<Int, CellAction>)
@@ -67,10 +72,12 @@ enum Grid {
             case .ping: break
             }
         }
-        let core = reacting
+        let core =
+            reacting
             ? Behavior<CellAction, Cell, Void>.react { action, _ in .reduce { mutate(action, &$0) } }
             : Behavior<CellAction, Cell, Void>.reduce(mutate)
-        return core
+        return
+            core
             .produce { action, _ in
                 guard case .ping = action else { return Producer { _ in .empty } }
                 return Producer { _ in .just(.setLevel(9), scheduling: .debounce(id: "ping", delay: .milliseconds(10))) }
@@ -80,17 +87,19 @@ enum Grid {
                 let id = cell.id
                 return Supervision { _ in
                     guard cell.live else { return [] }
-                    return [Channel<CellAction>(
-                        id: "feed",
-                        lifetime: .ephemeral(resetKey: cell.room),
-                        broadcasting: .onChange(cell.level)
-                    ) { _ in
-                        events.append("\(name)\(id) open")
-                        return ChannelHandler(
-                            receive: { level in events.append("\(name)\(id) level \(level)") },
-                            cancel: { events.append("\(name)\(id) close") }
-                        )
-                    }]
+                    return [
+                        Channel<CellAction>(
+                            id: "feed",
+                            lifetime: .ephemeral(resetKey: cell.room),
+                            broadcasting: .onChange(cell.level)
+                        ) { _ in
+                            events.append("\(name)\(id) open")
+                            return ChannelHandler(
+                                receive: { level in events.append("\(name)\(id) level \(level)") },
+                                cancel: { events.append("\(name)\(id) close") }
+                            )
+                        }
+                    ]
                 }
             }
     }
@@ -101,7 +110,9 @@ enum Grid {
     /// catch-all reducer would count as mutating anything on every action, and every reconcile
     /// would be a full one. With `declared`, the parent reducers say what they touch
     /// (`confined(to:)`), so a bump or a structural edit re-evaluates only what reads it.
-    static func app(events: Events, evaluations: CoreFixtures.Counter, reacting: Bool = false, declared: Bool = false) -> Behavior<Action, State, Void> {
+    static func app(events: Events, evaluations: CoreFixtures.Counter, reacting: Bool = false, declared: Bool = false) -> Behavior<
+        Action, State, Void
+    > {
         let board = cell("c", events: events, evaluations: evaluations, reacting: reacting)
             .liftCollection(.action(cellPrism).state(\Board.cells), site: "cells")
             .lift(.state(\State.board))
@@ -132,7 +143,8 @@ enum Grid {
                 case .insert, .remove, .keepOnly, .moveToEnd: break
                 }
             }
-        let parent = declared
+        let parent =
+            declared
             ? (structure.confined(to: \State.board) <> flags.confined(to: \State.counter, \State.watching)).lift(.action(parentPrism))
             : (structure <> flags).lift(.action(parentPrism))
         let side = cell("s", events: events, evaluations: CoreFixtures.Counter(), reacting: reacting)
@@ -141,10 +153,12 @@ enum Grid {
             .supervise { state in
                 Supervision { _ in
                     guard state.watching else { return [] }
-                    return [Channel<Action>(id: "watch", broadcasting: .onChange(state.counter)) { _ in
-                        events.append("watch open")
-                        return ChannelHandler(receive: { value in events.append("watch \(value)") }, cancel: { events.append("watch close") })
-                    }]
+                    return [
+                        Channel<Action>(id: "watch", broadcasting: .onChange(state.counter)) { _ in
+                            events.append("watch open")
+                            return ChannelHandler(receive: { value in events.append("watch \(value)") }, cancel: { events.append("watch close") })
+                        }
+                    ]
                 }
             }
         return board <> panels <> parent <> watch <> side
@@ -163,7 +177,8 @@ enum Grid {
     func anElementActionReevaluatesOnlyThatElementsSupervision(reacting: Bool) {
         let events = Grid.Events()
         let evaluations = F.Counter()
-        let store = Store(initial: Grid.initial(cells: 1_000), behavior: Grid.app(events: events, evaluations: evaluations, reacting: reacting), environment: ())
+        let store = Store(
+            initial: Grid.initial(cells: 1_000), behavior: Grid.app(events: events, evaluations: evaluations, reacting: reacting), environment: ())
         #expect(store.openChannelIDs.count == 1_002)
         let before = evaluations.value
 
@@ -242,9 +257,11 @@ enum Grid {
             switch random.next() % 14 {
             case 0: steps.append(.dispatch(random.next() % 2 == 0 ? .parent(.insert(id)) : .parent(.moveToEnd(id))))
             case 1:
-                steps.append(.dispatch(random.next() % 3 == 0
-                    ? .parent(.keepOnly((0..<14).filter { _ in random.next() % 2 == 0 }))
-                    : .parent(.remove(id))))
+                steps.append(
+                    .dispatch(
+                        random.next() % 3 == 0
+                            ? .parent(.keepOnly((0..<14).filter { _ in random.next() % 2 == 0 }))
+                            : .parent(.remove(id))))
             case 2: steps.append(.dispatch(.parent(.bump)))
             case 3: steps.append(.dispatch(.parent(.watch(random.next() % 2 == 0))))
             case 4: steps.append(.dispatch(.panel(ElementAction(id % 3, action: .setLevel(Int(random.next() % 3))))))

@@ -69,7 +69,8 @@ enum JournaledGrid {
     @Test func anAppendOrARemovalAmongManyRowsEvaluatesOnlyTheRowThatCameOrWent() {
         let events = Grid.Events()
         let evaluations = F.Counter()
-        let store = Store(initial: JournaledGrid.initial(10_000), behavior: JournaledGrid.app(events: events, evaluations: evaluations), environment: ())
+        let store = Store(
+            initial: JournaledGrid.initial(10_000), behavior: JournaledGrid.app(events: events, evaluations: evaluations), environment: ())
         #expect(store.openChannelIDs.count == 10_000)
         let before = (evaluations.value, store.supervisionStatistics)
 
@@ -234,11 +235,11 @@ enum BroadcastGrid {
 
     @Test func aBroadcastThatChangesChannelsKeepsTheMemoExact() {
         let actions: [BroadcastGrid.Action] = [
-            .all(.toggle),                           // every row closes its channel
+            .all(.toggle), // every row closes its channel
             .row(ElementAction(5, action: .toggle)), // row 5 alone reopens
-            .all(.toggle),                           // row 5 closes, every other row reopens
+            .all(.toggle), // row 5 closes, every other row reopens
             .row(ElementAction(7, action: .toggle)), // row 7 closes
-            .append(100),                            // the memo keeps following the journal
+            .append(100), // the memo keeps following the journal
             .all(.toggle),
             .row(ElementAction(7, action: .toggle)),
         ]

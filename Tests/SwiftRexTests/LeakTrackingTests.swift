@@ -1,6 +1,6 @@
-import Testing
 import SwiftRex
 import SwiftRexTestSupport
+import Testing
 
 /// Teardown leaves nothing behind. Each test builds a real `Store` whose effects, timers, channels,
 /// observers and states hold objects counted by a ``LifetimeTracker``, tears part or all of it
@@ -9,11 +9,15 @@ import SwiftRexTestSupport
 @MainActor
 @Suite struct LeakTrackingTests {
     enum Action: Sendable, Equatable {
-        case goLive, setRoom(Int), setVolume(Int), start, done
+        case goLive
+        case setRoom(Int)
+        case setVolume(Int)
+        case start, done
         case openDetail, closeDetail
         case row(ElementAction<Int, RowAction>)
         case removeRow(Int)
-        case attach(Attachment), attachToDetail(Attachment)
+        case attach(Attachment)
+        case attachToDetail(Attachment)
     }
 
     /// A tracked object held by state: equal only to itself.
@@ -25,7 +29,10 @@ import SwiftRexTestSupport
         static func == (lhs: Attachment, rhs: Attachment) -> Bool { lhs.object === rhs.object }
     }
 
-    enum RowAction: Sendable, Equatable { case rename(String), autosave, sync, saved }
+    enum RowAction: Sendable, Equatable {
+        case rename(String)
+        case autosave, sync, saved
+    }
 
     struct Row: Identifiable, Sendable, Equatable {
         var id: Int
@@ -88,7 +95,9 @@ import SwiftRexTestSupport
     /// the suite also runs under sanitizers, and free when the condition already holds.
     static let taskTurns = 20_000
 
-    func makeStore(_ behavior: Behavior<Action, State, Environment>, initial: State = State(), environment: Environment) -> Store<Action, State, Environment> {
+    func makeStore(_ behavior: Behavior<Action, State, Environment>, initial: State = State(), environment: Environment) -> Store<
+        Action, State, Environment
+    > {
         Store(initial: initial, behavior: Self.reducer <> behavior, environment: environment, clock: { $0.clock })
     }
 
@@ -97,7 +106,9 @@ import SwiftRexTestSupport
     /// A one-shot effect that never completes by itself. Its closure captures a tracked object
     /// from the moment it is built (so a pending start holds it) and, once started, its token holds
     /// another one and logs `cancel <name>`.
-    nonisolated static func pendingWork<A: Sendable>(_ name: String, scheduling: EffectScheduling, tracker: LifetimeTracker, log: EventLog) -> Effect<A> {
+    nonisolated static func pendingWork<A: Sendable>(_ name: String, scheduling: EffectScheduling, tracker: LifetimeTracker, log: EventLog) -> Effect<
+        A
+    > {
         let capture = tracker.instance("capture \(name)")
         return .subscribe(scheduling: scheduling) { _, _ in
             let resource = tracker.instance("resource \(name)")
@@ -192,10 +203,12 @@ import SwiftRexTestSupport
             Supervision { env in
                 guard state.isLive else { return [] }
                 return [
-                    trackedChannel("socket", id: "socket", broadcasting: .onChange(state.volume),
-                                   delivery: .debounce(.milliseconds(200)), tracker: env.tracker, log: env.log),
-                    trackedChannel("room \(state.room)", id: "room", lifetime: .ephemeral(resetKey: state.room, settle: .seconds(1)),
-                                   tracker: env.tracker, log: env.log),
+                    trackedChannel(
+                        "socket", id: "socket", broadcasting: .onChange(state.volume),
+                        delivery: .debounce(.milliseconds(200)), tracker: env.tracker, log: env.log),
+                    trackedChannel(
+                        "room \(state.room)", id: "room", lifetime: .ephemeral(resetKey: state.room, settle: .seconds(1)),
+                        tracker: env.tracker, log: env.log),
                     trackedChannel("radio", id: "radio", tracker: env.tracker, log: env.log),
                 ]
             }
@@ -212,8 +225,8 @@ import SwiftRexTestSupport
             weakStore = store
             store.dispatch(.attach(Attachment(tracker.instance("state"))))
             store.dispatch(.goLive)
-            store.dispatch(.setVolume(1))  // a debounced delivery into "socket" is pending
-            store.dispatch(.setRoom(1))    // "room" closed; its re-creation waits to settle
+            store.dispatch(.setVolume(1)) // a debounced delivery into "socket" is pending
+            store.dispatch(.setRoom(1)) // "room" closed; its re-creation waits to settle
             store.dispatch(.start)
             // Pending: the debounce and delay starts, the socket delivery, the room settle, the task's sleep.
             #expect(await eventually({ log.count(of: "task sleeping") == 1 && clock.pendingCount == 5 }, turns: Self.taskTurns))
@@ -273,7 +286,8 @@ import SwiftRexTestSupport
             return Producer { context in
                 let env = context.environment
                 return action == .autosave
-                    ? pendingWork("autosave \(id)", scheduling: .debounce(id: "autosave", delay: .seconds(1)), tracker: env.tracker(forRow: id), log: env.log)
+                    ? pendingWork(
+                        "autosave \(id)", scheduling: .debounce(id: "autosave", delay: .seconds(1)), tracker: env.tracker(forRow: id), log: env.log)
                     : pendingWork("sync \(id)", scheduling: .keyed(id: "sync"), tracker: env.tracker(forRow: id), log: env.log)
             }
         }
@@ -281,8 +295,9 @@ import SwiftRexTestSupport
             Supervision { env in
                 [
                     trackedChannel("socket \(row.id)", id: "socket", tracker: env.tracker(forRow: row.id), log: env.log),
-                    trackedChannel("presence \(row.id)", id: "presence", broadcasting: .onChange(row.name),
-                                   delivery: .debounce(.seconds(1)), tracker: env.tracker(forRow: row.id), log: env.log),
+                    trackedChannel(
+                        "presence \(row.id)", id: "presence", broadcasting: .onChange(row.name),
+                        delivery: .debounce(.seconds(1)), tracker: env.tracker(forRow: row.id), log: env.log),
                 ]
             }
         }
@@ -305,7 +320,7 @@ import SwiftRexTestSupport
         do {
             let store = makeStore(Self.rows, initial: Self.rowState([1, 2, 3], environment), environment: environment)
             weakStore = store
-            store.dispatch(.row(ElementAction(2, action: .rename("two"))))  // a debounced delivery is pending
+            store.dispatch(.row(ElementAction(2, action: .rename("two")))) // a debounced delivery is pending
             #expect(clock.pendingCount == 1)
             #expect(store.openChannelIDs.count == 6)
             #expect(removed.liveCount > 0)
@@ -337,8 +352,8 @@ import SwiftRexTestSupport
         let log = environment.log
         let clock = environment.clock
         let store = makeStore(Self.rows, initial: Self.rowState([1, 2], environment), environment: environment)
-        store.dispatch(.row(ElementAction(2, action: .sync)))      // started, never completes
-        store.dispatch(.row(ElementAction(2, action: .autosave)))  // waiting on a debounce timer
+        store.dispatch(.row(ElementAction(2, action: .sync))) // started, never completes
+        store.dispatch(.row(ElementAction(2, action: .autosave))) // waiting on a debounce timer
         store.dispatch(.row(ElementAction(1, action: .sync)))
         #expect(clock.pendingCount == 1)
 
@@ -367,10 +382,12 @@ import SwiftRexTestSupport
         .supervise { detail in
             Supervision { env in
                 [
-                    trackedChannel("detail socket", id: "detail-socket", broadcasting: .onChange(detail.volume),
-                                   delivery: .debounce(.milliseconds(200)), tracker: env.tracker, log: env.log),
-                    trackedChannel("detail room \(detail.room)", id: "detail-room",
-                                   lifetime: .ephemeral(resetKey: detail.room, settle: .seconds(1)), tracker: env.tracker, log: env.log),
+                    trackedChannel(
+                        "detail socket", id: "detail-socket", broadcasting: .onChange(detail.volume),
+                        delivery: .debounce(.milliseconds(200)), tracker: env.tracker, log: env.log),
+                    trackedChannel(
+                        "detail room \(detail.room)", id: "detail-room",
+                        lifetime: .ephemeral(resetKey: detail.room, settle: .seconds(1)), tracker: env.tracker, log: env.log),
                 ]
             }
         }
@@ -386,8 +403,8 @@ import SwiftRexTestSupport
         store.dispatch(.openDetail)
         store.dispatch(.attachToDetail(Attachment(tracker.instance("detail state"))))
         #expect(store.openChannelIDs.count == 2)
-        store.dispatch(.setVolume(4))  // a debounced delivery into the socket is pending
-        store.dispatch(.setRoom(7))    // "detail room 0" closed; re-creation waits to settle
+        store.dispatch(.setVolume(4)) // a debounced delivery into the socket is pending
+        store.dispatch(.setRoom(7)) // "detail room 0" closed; re-creation waits to settle
         #expect(clock.pendingCount == 2)
         #expect(tracker.liveCount > 0)
 
@@ -449,10 +466,12 @@ import SwiftRexTestSupport
         let box = TokenBox()
         do {
             let captured = tracker.instance("observer")
-            box.token = store.observe(willChange: nil, didChange: {
-                _ = captured
-                box.token?.cancel()
-            })
+            box.token = store.observe(
+                willChange: nil,
+                didChange: {
+                    _ = captured
+                    box.token?.cancel()
+                })
         }
         store.dispatch(.goLive)
         #expect(store.observerCount == 0)
@@ -474,7 +493,7 @@ import SwiftRexTestSupport
         }
         #expect(await eventually { weakStore == nil })
         tracker.expectAllReleased()
-        token?.cancel()  // outliving the store is harmless
+        token?.cancel() // outliving the store is harmless
         #expect(token?.isCancelled == true)
     }
 

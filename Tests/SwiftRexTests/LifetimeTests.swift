@@ -12,11 +12,12 @@ import Testing
         let tracker = LifetimeTracker()
         do {
             let captured = tracker.instance(1)
-            let effect = Effect<Int>.subscribe { send, complete in
-                send(DispatchedAction(captured.payload))
-                complete()
-                return SubscriptionToken { _ = captured }
-            } <> .just(2)
+            let effect =
+                Effect<Int>.subscribe { send, complete in
+                    send(DispatchedAction(captured.payload))
+                    complete()
+                    return SubscriptionToken { _ = captured }
+                } <> .just(2)
             let mapped = effect.map { $0 * 10 }.scheduling(.keyed(id: "k"))
             #expect(mapped.emittedActionValues() == [10, 20])
             #expect(tracker.liveCount == 1)
@@ -31,10 +32,12 @@ import Testing
             let channel = Channel<Int>(id: "socket", broadcasting: .onChange(1)) { dispatch in
                 let socket = tracker.instance("socket")
                 dispatch(0)
-                return ChannelHandler(receive: { _ in }, cancel: {
-                    _ = socket
-                    cancels.increment()
-                })
+                return ChannelHandler(
+                    receive: { _ in },
+                    cancel: {
+                        _ = socket
+                        cancels.increment()
+                    })
             }
             let recording = Effect.open(channel).record()
             #expect(tracker.liveCount == 1)
@@ -74,7 +77,7 @@ import Testing
             var state = F.State(value: 1)
             reducer.apply(.noop, to: &state)
             reducer.reduce(.noop).runEndoMut(&state)
-            #expect(state.value == 45)  // ((1 + 3) * 3 + 3) * 3
+            #expect(state.value == 45) // ((1 + 3) * 3 + 3) * 3
         }
         tracker.expectAllReleased()
     }

@@ -1,6 +1,6 @@
-import Synchronization
 import SwiftRex
 import SwiftRexTestSupport
+import Synchronization
 import Testing
 
 /// The lift forms beyond key paths and prisms: id closures and `Lens` containers on collection
@@ -8,8 +8,14 @@ import Testing
 /// `let` in place, and the builder giving each reducer of a `compose` block its types.
 @MainActor
 @Suite struct LiftFormsTests {
-    struct Row: Sendable, Equatable { var slug: String; var bumps = 0 }
-    struct Item: Sendable, Equatable, Identifiable { var id: Int; var bumps = 0 }
+    struct Row: Sendable, Equatable {
+        var slug: String
+        var bumps = 0
+    }
+    struct Item: Sendable, Equatable, Identifiable {
+        var id: Int
+        var bumps = 0
+    }
 
     struct State: Sendable, Equatable {
         var rows: [Row] = []
@@ -70,7 +76,10 @@ import Testing
     }
 
     @Test func aLensContainerMutatesTheElementInPlace() {
-        struct Big: Sendable, Equatable, Identifiable { var id: Int; var payload = ProbeBuffer(count: 10_000) }
+        struct Big: Sendable, Equatable, Identifiable {
+            var id: Int
+            var payload = ProbeBuffer(count: 10_000)
+        }
         struct Holder: Sendable, Equatable { var bigs: [Big] }
         enum HolderAction: Sendable { case touch(ElementAction<Int, Bump>) }
         let touch = Reducer<Bump, Big>.reduce { _, big in big.payload[0] += 1 }
@@ -88,7 +97,7 @@ import Testing
         let drafts = Middleware<Action, String, Void>.produce { _, context in
             let draft = context.stateBefore
             return Producer { ctx in
-                let live = MainActor.assumeIsolated { ctx.liveState }   // phase 3 runs on the main actor
+                let live = MainActor.assumeIsolated { ctx.liveState } // phase 3 runs on the main actor
                 seen.withLock { $0.append("\(draft ?? "nil") -> \(live ?? "nil")") }
                 return .empty
             }
@@ -114,8 +123,14 @@ import Testing
         let built = Mutex(0)
         let projection = store.projection(
             environment: World(prefix: "> "),
-            action: Reader { world in built.withLock { $0 += 1 }; return { (text: String) in Action.search(world.prefix + text) } },
-            state: Reader { world in built.withLock { $0 += 1 }; return { (state: State) in world.prefix + state.draft } }
+            action: Reader { world in
+                built.withLock { $0 += 1 }
+                return { (text: String) in Action.search(world.prefix + text) }
+            },
+            state: Reader { world in
+                built.withLock { $0 += 1 }
+                return { (state: State) in world.prefix + state.draft }
+            }
         )
         #expect(projection.state == "> hello")
         projection.dispatch("swift")
@@ -125,7 +140,10 @@ import Testing
     }
 
     @Test func theStoredPropertyLensWritesALetInPlace() {
-        struct Doc: Sendable, Equatable { let title: String; let body: ProbeBuffer }
+        struct Doc: Sendable, Equatable {
+            let title: String
+            let body: ProbeBuffer
+        }
         let body = Lens(_unsafeStoredProperty: \Doc.body)
         let title = Lens(_unsafeStoredProperty: \Doc.title)
         var doc = Doc(title: "a", body: ProbeBuffer(count: 1_000))

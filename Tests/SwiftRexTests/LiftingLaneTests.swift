@@ -1,7 +1,7 @@
-import Synchronization
-import Testing
 import SwiftRex
 import SwiftRexTestSupport
+import Synchronization
+import Testing
 
 // Lifting tests that were still missing: nested collection lifts, the Prism state lane through
 // lift, copy-on-write probes for every state lane through lift (Lifting, "In place, never a copy"),
@@ -11,7 +11,10 @@ import SwiftRexTestSupport
 
 /// A two-level app: boards by id, each holding cards by id (card ids repeat across boards).
 enum Kanban {
-    enum CardAction: Sendable, Equatable { case rename(String), autosave, saved }
+    enum CardAction: Sendable, Equatable {
+        case rename(String)
+        case autosave, saved
+    }
     enum BoardAction: Sendable, Equatable { case card(ElementAction<Int, CardAction>) }
     enum AppAction: Sendable, Equatable { case board(ElementAction<String, BoardAction>) }
 
@@ -114,7 +117,9 @@ enum Kanban {
 
     @Test func aStoreOpensOneChannelPerInnerElementAndClosesTheRemovedOnes() {
         let store = Store(initial: K.AppState(), behavior: K.app, environment: ())
-        #expect(Set(store.openChannelIDs) == Set([K.scoped("b1", 7, "watch"), K.scoped("b1", 8, "watch"), K.scoped("b2", 7, "watch"), K.scoped("b2", 8, "watch")]))
+        #expect(
+            Set(store.openChannelIDs)
+                == Set([K.scoped("b1", 7, "watch"), K.scoped("b1", 8, "watch"), K.scoped("b2", 7, "watch"), K.scoped("b2", 8, "watch")]))
     }
 }
 
@@ -122,9 +127,15 @@ enum Kanban {
 
 @MainActor
 @Suite struct PrismStateLaneTests {
-    enum Screen: Sendable, Equatable { case list([String]), detail(Int) }
+    enum Screen: Sendable, Equatable {
+        case list([String])
+        case detail(Int)
+    }
     enum DetailAction: Sendable, Equatable { case increment }
-    enum Action: Sendable, Equatable { case detail(DetailAction), show(Int) }
+    enum Action: Sendable, Equatable {
+        case detail(DetailAction)
+        case show(Int)
+    }
 
     static let detailState = Prism<Screen, Int>(
         preview: { if case .detail(let value) = $0 { value } else { nil } }, review: Screen.detail)
@@ -188,7 +199,10 @@ enum Kanban {
         var payload = Payload()
     }
 
-    enum Screen: Sendable, Equatable { case idle, detail(Payload) }
+    enum Screen: Sendable, Equatable {
+        case idle
+        case detail(Payload)
+    }
 
     struct Holder: Sendable, Equatable {
         var big = Payload()
@@ -322,7 +336,10 @@ enum Kanban {
 @MainActor
 @Suite struct LiftDistributesOverCombineTests {
     typealias F = CoreFixtures
-    enum GlobalAction: Sendable, Equatable { case inner(F.Action), other }
+    enum GlobalAction: Sendable, Equatable {
+        case inner(F.Action)
+        case other
+    }
     struct GlobalState: Sendable, Equatable {
         var inner = F.State()
         var untouched = 42
@@ -348,7 +365,8 @@ enum Kanban {
             let a = samples.randomElement(using: &rng)!
             let b = samples.randomElement(using: &rng)!
             let combinedThenLifted = (a <> b).lift(.action(Self.innerPrism).state(\GlobalState.inner))
-            let liftedThenCombined = a.lift(.action(Self.innerPrism).state(\GlobalState.inner))
+            let liftedThenCombined =
+                a.lift(.action(Self.innerPrism).state(\GlobalState.inner))
                 <> b.lift(.action(Self.innerPrism).state(\GlobalState.inner))
             let state = Self.randomState(&rng)
             let action = Self.randomAction(&rng)
@@ -369,8 +387,11 @@ enum Kanban {
         for _ in 0..<40 {
             let a = samples.randomElement(using: &rng)!
             let b = samples.randomElement(using: &rng)!
-            let scope: Relay.Scope<Relay.ActionPrism<GlobalAction, F.Action>, Relay.StateLens<GlobalState, F.State>, Relay.EnvironmentNarrow<GlobalEnvironment, F.Env>>
-                = .action(Self.innerPrism).state(\GlobalState.inner).environment(\GlobalEnvironment.inner)
+            let scope:
+                Relay.Scope<
+                    Relay.ActionPrism<GlobalAction, F.Action>, Relay.StateLens<GlobalState, F.State>,
+                    Relay.EnvironmentNarrow<GlobalEnvironment, F.Env>
+                > = .action(Self.innerPrism).state(\GlobalState.inner).environment(\GlobalEnvironment.inner)
             let combinedThenLifted = (a <> b).lift(scope)
             let liftedThenCombined = a.lift(scope) <> b.lift(scope)
             let state = Self.randomState(&rng)

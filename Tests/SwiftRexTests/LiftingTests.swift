@@ -1,12 +1,15 @@
-import Synchronization
-import Testing
 import SwiftRex
 import SwiftRexTestSupport
+import Synchronization
+import Testing
 
 /// The app of the lifting tests: a counter feature, an optional detail, rows by id, configs by key.
 enum LiftApp {
     enum CounterAction: Sendable, Equatable { case increment, decrement }
-    enum RowAction: Sendable, Equatable { case rename(String), touch, autosave, saved }
+    enum RowAction: Sendable, Equatable {
+        case rename(String)
+        case touch, autosave, saved
+    }
     enum AppAction: Sendable, Equatable {
         case counter(CounterAction)
         case detail(CounterAction)
@@ -223,7 +226,8 @@ func collectingDiagnostics(_ body: () throws -> Void) rethrows -> [StoreDiagnost
     }
 
     @Test func liftEachReachesEveryElementInPlace() {
-        let rows = App.row.liftEach(.action(broadcast: App.touchAllPrism, into: App.rowPrism).state(\App.AppState.rows).environment(\App.AppEnvironment.rowEnvironment))
+        let rows = App.row.liftEach(
+            .action(broadcast: App.touchAllPrism, into: App.rowPrism).state(\App.AppState.rows).environment(\App.AppEnvironment.rowEnvironment))
         var state = App.AppState()
         state.rows = (0..<5).map { App.Row(id: $0, name: "\($0)") }
         let step = rows.step(.touchAll, state: &state, environment: App.AppEnvironment())
@@ -234,7 +238,8 @@ func collectingDiagnostics(_ body: () throws -> Void) rethrows -> [StoreDiagnost
     }
 
     @Test func dictionaryAndIndexedLocatorsRouteByKeyAndPosition() {
-        let configs = App.row.liftCollection(.action(App.configPrism).state(dictionary: \App.AppState.configs).environment(\App.AppEnvironment.rowEnvironment))
+        let configs = App.row.liftCollection(
+            .action(App.configPrism).state(dictionary: \App.AppState.configs).environment(\App.AppEnvironment.rowEnvironment))
         let slots = App.row.liftCollection(.action(App.slotPrism).state(indexed: \App.AppState.rows).environment(\App.AppEnvironment.rowEnvironment))
         var state = App.AppState()
         state.configs = ["a": App.Row(id: 0, name: "a"), "b": App.Row(id: 1, name: "b")]
@@ -247,7 +252,8 @@ func collectingDiagnostics(_ body: () throws -> Void) rethrows -> [StoreDiagnost
     }
 
     @Test func elementEffectsAreStampedWithTheElementAndTheLiftSite() {
-        let rows = App.row.liftCollection(.action(App.rowPrism).state(\App.AppState.rows).environment(\App.AppEnvironment.rowEnvironment), site: "rows")
+        let rows = App.row.liftCollection(
+            .action(App.rowPrism).state(\App.AppState.rows).environment(\App.AppEnvironment.rowEnvironment), site: "rows")
         var state = App.AppState()
         state.rows = [App.Row(id: 1, name: "a"), App.Row(id: 2, name: "b")]
         let step = rows.step(.row(ElementAction(2, action: .autosave)), state: &state, environment: App.AppEnvironment())
@@ -272,13 +278,16 @@ func collectingDiagnostics(_ body: () throws -> Void) rethrows -> [StoreDiagnost
         let log = EventLog()
         let row = Behavior<App.RowAction, App.Row, String>.supervise { row in
             Supervision { _ in
-                [Channel<App.RowAction>(id: "socket") { _ in
-                    log.append("open \(row.id)")
-                    return .cancelOnly { log.append("close \(row.id)") }
-                }]
+                [
+                    Channel<App.RowAction>(id: "socket") { _ in
+                        log.append("open \(row.id)")
+                        return .cancelOnly { log.append("close \(row.id)") }
+                    }
+                ]
             }
         }
-        let behavior = App.rowsAdmin <> row.liftCollection(.action(App.rowPrism).state(\App.AppState.rows).environment(\App.AppEnvironment.rowEnvironment))
+        let behavior =
+            App.rowsAdmin <> row.liftCollection(.action(App.rowPrism).state(\App.AppState.rows).environment(\App.AppEnvironment.rowEnvironment))
         var initial = App.AppState()
         initial.rows = [App.Row(id: 1, name: "a"), App.Row(id: 2, name: "b")]
         let store = Store(initial: initial, behavior: behavior, environment: App.AppEnvironment())
@@ -321,7 +330,8 @@ func collectingDiagnostics(_ body: () throws -> Void) rethrows -> [StoreDiagnost
     @Test func liftingDistributesOverCombine() {
         let first = Reducer<App.CounterAction, Int>.reduce { action, state in if action == .increment { state *= 2 } }
         let combinedThenLifted = (App.counter <> first).lift(.action(App.counterPrism).state(\App.AppState.counter))
-        let liftedThenCombined = App.counter.lift(.action(App.counterPrism).state(\App.AppState.counter))
+        let liftedThenCombined =
+            App.counter.lift(.action(App.counterPrism).state(\App.AppState.counter))
             <> first.lift(.action(App.counterPrism).state(\App.AppState.counter))
         for action in [App.AppAction.counter(.increment), .counter(.decrement), .other] {
             var lhs = App.AppState()
@@ -347,7 +357,10 @@ func collectingDiagnostics(_ body: () throws -> Void) rethrows -> [StoreDiagnost
             var dictionary: [String: Big] = ["k": Big()]
         }
         enum Action: Sendable { case bump }
-        let bump = Reducer<Action, Big>.reduce { _, big in big.count += 1; big.values[0] += 1 }
+        let bump = Reducer<Action, Big>.reduce { _, big in
+            big.count += 1
+            big.values[0] += 1
+        }
         let byKeyPath = bump.lift(.action(Prism<Action, Action>.identity).state(\Holder.big))
         let byLens = bump.lift(.action(Prism<Action, Action>.identity).state(Lens(\Holder.big)))
         let byOptional = bump.lift(.action(Prism<Action, Action>.identity).state(\Holder.optional))

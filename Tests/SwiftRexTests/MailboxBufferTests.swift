@@ -1,6 +1,7 @@
-@testable import SwiftRex
 import SwiftRexTestSupport
 import Testing
+
+@testable import SwiftRex
 
 /// The mailbox's entry buffer: FIFO through growth, entries moved out exactly once, and whatever
 /// is still in it released when it is emptied or dropped.

@@ -8,7 +8,9 @@ import Testing
 @MainActor
 @Suite struct MailboxDrainTests {
     enum Action: Sendable, Equatable {
-        case ask(String), answer(String), open
+        case ask(String)
+        case answer(String)
+        case open
     }
 
     struct State: Sendable, Equatable {

@@ -1,5 +1,5 @@
-import Testing
 import SwiftRex
+import Testing
 
 /// Main-actor work the Store does "at once when already on the main actor" must do so wherever the
 /// main actor runs: once the process's main thread is parked in `dispatchMain()` (the test runner's

@@ -1,6 +1,6 @@
-import Testing
 @_spi(Testing) import SwiftRex
 import SwiftRexTestSupport
+import Testing
 
 /// An action for an id absent from a plain array is dropped in time independent
 /// of the array's size. The position cache proves absence with a *witness* (a copy of the array its
@@ -95,11 +95,11 @@ import SwiftRexTestSupport
             #expect(!lane.containsElement(-1, in: &state))
         }
         witness()
-        state.rows[10] = Row(id: 1_000)  // in-place replacement: same count
+        state.rows[10] = Row(id: 1_000) // in-place replacement: same count
         #expect(lane.modifyElement(1_000, in: &state) { $0.hits += 1 })
         #expect(state.rows[10] == Row(id: 1_000, hits: 1))
         witness()
-        state.rows[20].id = 2_000  // an id written in place
+        state.rows[20].id = 2_000 // an id written in place
         #expect(lane.element(2_000, in: state) == Row(id: 2_000))
         witness()
         state.rows.swapAt(0, 99)
@@ -110,7 +110,7 @@ import SwiftRexTestSupport
         state.rows.append(Row(id: 3_000))
         #expect(lane.containsElement(3_000, in: &state))
         witness()
-        state.rows = (0..<100).map { Row(id: $0 + 5_000) }  // a new array, possibly at a reused address
+        state.rows = (0..<100).map { Row(id: $0 + 5_000) } // a new array, possibly at a reused address
         #expect(lane.containsElement(5_050, in: &state))
         witness()
         state.rows.removeAll()
@@ -200,7 +200,8 @@ import SwiftRexTestSupport
     typealias App = LiftApp
 
     @Test func lateActionsAreReportedAndNewRowsRouted() {
-        let store = Store(initial: BadInput.state(rows: Array(0..<200)), behavior: App.rowsAdmin <> BadInput.rowsByID, environment: App.AppEnvironment())
+        let store = Store(
+            initial: BadInput.state(rows: Array(0..<200)), behavior: App.rowsAdmin <> BadInput.rowsByID, environment: App.AppEnvironment())
         for round in 0..<5 {
             let diagnostics = collectingDiagnostics {
                 for late in 0..<10 { store.dispatch(.row(ElementAction(2_000 + late, action: .touch))) }

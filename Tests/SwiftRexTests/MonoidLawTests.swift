@@ -23,11 +23,13 @@ import Testing
     @Test(arguments: [6, 7] as [UInt64])
     func readerIntoAnArrayIsAMonoid(seed: UInt64) {
         var rng = SplitMix64(seed: seed)
-        let samples: [Reader<Int, [Int]>] = [.identity, .doNothing] + (0..<5).map { _ in
-            let k = Int.random(in: -3...3, using: &rng)
-            let n = Int.random(in: 0...2, using: &rng)
-            return Reader { env in Array(repeating: env * k, count: n) }
-        }
+        let samples: [Reader<Int, [Int]>] =
+            [.identity, .doNothing]
+            + (0..<5).map { _ in
+                let k = Int.random(in: -3...3, using: &rng)
+                let n = Int.random(in: 0...2, using: &rng)
+                return Reader { env in Array(repeating: env * k, count: n) }
+            }
         #expect(MonoidLaws.check(readers: samples, environments: [0, 1, 5], equal: ==) == [])
     }
 

@@ -1,8 +1,8 @@
 import Foundation
-import Synchronization
 import SwiftRex
-import SwiftRexTesting
 import SwiftRexTestSupport
+import SwiftRexTesting
+import Synchronization
 import Testing
 
 /// The one-closure form, `Behavior.reduce { action, state, context in … return producer }`: the
@@ -10,7 +10,11 @@ import Testing
 /// post-mutation state; lifted, nested or broadcast, every dispatch keeps its own action.
 @MainActor
 @Suite struct MutateAndProduceTests {
-    struct Message: Sendable, Equatable { var id: UUID; var text: String; var status: Status }
+    struct Message: Sendable, Equatable {
+        var id: UUID
+        var text: String
+        var status: Status
+    }
     enum Status: Sendable, Equatable { case sending, delivered, failed }
 
     enum Action: Sendable, Equatable {
@@ -74,7 +78,7 @@ import Testing
             count += 1
             order.withLock { $0.append("mutate \(count)") }
             return .produce { ctx in
-                let live = MainActor.assumeIsolated { ctx.liveState }   // phase 3 runs on the main actor
+                let live = MainActor.assumeIsolated { ctx.liveState } // phase 3 runs on the main actor
                 order.withLock { $0.append("produce sees \(live ?? -1)") }
                 return .empty
             }
@@ -89,7 +93,10 @@ import Testing
     }
 
     @Test func liftedItSkipsOtherActionsAndAnAbsentFocus() {
-        enum AppAction: Sendable, Equatable { case chat(Action), other }
+        enum AppAction: Sendable, Equatable {
+            case chat(Action)
+            case other
+        }
         struct AppState: Sendable, Equatable { var chat: State? }
         let chatPrism = Prism<AppAction, Action>(preview: { if case .chat(let a) = $0 { a } else { nil } }, review: AppAction.chat)
         let lifted = Self.chat
@@ -127,9 +134,15 @@ import Testing
     }
 
     @Test func aBroadcastRunsTheBodyOncePerElementEachWithItsOwnRecord() {
-        struct Row: Sendable, Equatable, Identifiable { var id: Int; var hits = 0 }
+        struct Row: Sendable, Equatable, Identifiable {
+            var id: Int
+            var hits = 0
+        }
         struct Rows: Sendable, Equatable { var rows: [Row] }
-        enum RowsAction: Sendable, Equatable { case all(Action), row(ElementAction<Int, Action>) }
+        enum RowsAction: Sendable, Equatable {
+            case all(Action)
+            case row(ElementAction<Int, Action>)
+        }
         let seen = Mutex<[Int]>([])
         let row = Behavior<Action, Row, Void>.reduce { _, row, _ in
             row.hits += 1
@@ -139,10 +152,11 @@ import Testing
                 return .empty
             }
         }
-        let lifted = row.liftEach(.action(
-            broadcast: Prism<RowsAction, Action>(preview: { if case .all(let a) = $0 { a } else { nil } }, review: RowsAction.all),
-            into: Prism<RowsAction, ElementAction<Int, Action>>(preview: { if case .row(let a) = $0 { a } else { nil } }, review: RowsAction.row)
-        ).state(\Rows.rows))
+        let lifted = row.liftEach(
+            .action(
+                broadcast: Prism<RowsAction, Action>(preview: { if case .all(let a) = $0 { a } else { nil } }, review: RowsAction.all),
+                into: Prism<RowsAction, ElementAction<Int, Action>>(preview: { if case .row(let a) = $0 { a } else { nil } }, review: RowsAction.row)
+            ).state(\Rows.rows))
         let store = Store(initial: Rows(rows: (1...3).map { Row(id: $0) }), behavior: lifted)
         store.dispatch(.all(.other))
         store.dispatch(.all(.other))
@@ -162,18 +176,26 @@ import Testing
     }
 
     @Test func everyElementOfABroadcastSeesTheStoresGenerators() {
-        struct Row: Sendable, Equatable, Identifiable { var id: Int; var stamp: UUID? }
+        struct Row: Sendable, Equatable, Identifiable {
+            var id: Int
+            var stamp: UUID?
+        }
         struct Rows: Sendable, Equatable { var rows: [Row] }
-        enum RowsAction: Sendable, Equatable { case all(Action), row(ElementAction<Int, Action>) }
+        enum RowsAction: Sendable, Equatable {
+            case all(Action)
+            case row(ElementAction<Int, Action>)
+        }
         let stamp = Behavior<Action, Row, Void>.react { _, context in
             let id = context.generators.uuid()
             return .reduce { $0.stamp = id }
         }
-        let lifted = stamp.liftEach(.action(
-            broadcast: Prism<RowsAction, Action>(preview: { if case .all(let a) = $0 { a } else { nil } }, review: RowsAction.all),
-            into: Prism<RowsAction, ElementAction<Int, Action>>(preview: { if case .row(let a) = $0 { a } else { nil } }, review: RowsAction.row)
-        ).state(\Rows.rows))
-        let store = Store(initial: Rows(rows: [Row(id: 1), Row(id: 2)]), behavior: lifted, environment: (), clock: { _ in ManualClock() }, uuid: { Self.uuid(7) })
+        let lifted = stamp.liftEach(
+            .action(
+                broadcast: Prism<RowsAction, Action>(preview: { if case .all(let a) = $0 { a } else { nil } }, review: RowsAction.all),
+                into: Prism<RowsAction, ElementAction<Int, Action>>(preview: { if case .row(let a) = $0 { a } else { nil } }, review: RowsAction.row)
+            ).state(\Rows.rows))
+        let store = Store(
+            initial: Rows(rows: [Row(id: 1), Row(id: 2)]), behavior: lifted, environment: (), clock: { _ in ManualClock() }, uuid: { Self.uuid(7) })
         store.dispatch(.all(.other))
         #expect(store.state.rows.map(\.stamp) == [Self.uuid(7), Self.uuid(7)])
     }

@@ -68,16 +68,16 @@ import Testing
             for whole in wholes {
                 var setGet = whole
                 lens.set(&setGet, lens.get(whole))
-                #expect(setGet == whole)  // get-set
+                #expect(setGet == whole) // get-set
                 var putThenGet = whole
                 lens.set(&putThenGet, 42)
-                #expect(lens.get(putThenGet) == 42)  // set-get
+                #expect(lens.get(putThenGet) == 42) // set-get
                 var twice = whole
                 lens.set(&twice, 1)
                 lens.set(&twice, 2)
                 var once = whole
                 lens.set(&once, 2)
-                #expect(twice == once)  // set-set
+                #expect(twice == once) // set-set
             }
         }
     }

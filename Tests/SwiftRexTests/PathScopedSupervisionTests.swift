@@ -27,7 +27,10 @@ enum Chat {
         var unread = 0
     }
 
-    enum ConversationAction: Sendable, Equatable { case open, close, type(String) }
+    enum ConversationAction: Sendable, Equatable {
+        case open, close
+        case type(String)
+    }
     enum SettingsAction: Sendable, Equatable { case toggleDark }
     enum SearchAction: Sendable, Equatable { case type(String) }
 
@@ -62,10 +65,12 @@ enum Chat {
                 let id = conversation.id
                 return Supervision { _ in
                     conversation.isOpen
-                        ? [Channel<ConversationAction>(id: "typing") { _ in
-                            events.append("typing \(id) open")
-                            return .cancelOnly { events.append("typing \(id) close") }
-                        }]
+                        ? [
+                            Channel<ConversationAction>(id: "typing") { _ in
+                                events.append("typing \(id) open")
+                                return .cancelOnly { events.append("typing \(id) close") }
+                            }
+                        ]
                         : []
                 }
             }
@@ -96,10 +101,13 @@ enum Chat {
         return confined ? behavior.confined(to: \AppState.conversations, \AppState.unread) : behavior
     }
 
-    static func app(events: Events, evaluations: CoreFixtures.Counter, appLevel: Bool = false, confined: Bool = false) -> Behavior<AppAction, AppState, Void> {
+    static func app(events: Events, evaluations: CoreFixtures.Counter, appLevel: Bool = false, confined: Bool = false) -> Behavior<
+        AppAction, AppState, Void
+    > {
         let conversations = conversation(events: events, evaluations: evaluations)
             .liftCollection(.action(conversationPrism).state(\AppState.conversations), site: "conversations")
-        let features = conversations
+        let features =
+            conversations
             <> Behavior(reducer: settings, middleware: .identity).lift(.action(settingsPrism).state(\AppState.settings))
             <> Behavior(reducer: search, middleware: .identity).lift(.action(searchPrism).state(\AppState.search))
         return appLevel ? features <> Chat.appLevel(confined: confined) : features
@@ -150,7 +158,8 @@ enum Chat {
         let evaluations = F.Counter()
         var store: Store<Chat.AppAction, Chat.AppState, Void>?
         let diagnostics = collectingDiagnostics {
-            store = Store(initial: Chat.initial(100), behavior: Chat.app(events: Chat.Events(), evaluations: evaluations, appLevel: true), environment: ())
+            store = Store(
+                initial: Chat.initial(100), behavior: Chat.app(events: Chat.Events(), evaluations: evaluations, appLevel: true), environment: ())
         }
         #expect(diagnostics.map(\.kind) == [.broadInvalidation])
         let before = evaluations.value
@@ -165,7 +174,9 @@ enum Chat {
         let events = Chat.Events()
         var store: Store<Chat.AppAction, Chat.AppState, Void>?
         let diagnostics = collectingDiagnostics {
-            store = Store(initial: Chat.initial(100), behavior: Chat.app(events: events, evaluations: evaluations, appLevel: true, confined: true), environment: ())
+            store = Store(
+                initial: Chat.initial(100), behavior: Chat.app(events: events, evaluations: evaluations, appLevel: true, confined: true),
+                environment: ())
         }
         #expect(diagnostics.isEmpty)
         guard let store else { return }
@@ -182,8 +193,14 @@ enum Chat {
     }
 
     @Test func nestedPathsOverlapAndSiblingPathsDoNot() {
-        struct Inner: Sendable, Equatable { var a = 0; var b = 0 }
-        struct Outer: Sendable, Equatable { var inner = Inner(); var other = 0 }
+        struct Inner: Sendable, Equatable {
+            var a = 0
+            var b = 0
+        }
+        struct Outer: Sendable, Equatable {
+            var inner = Inner()
+            var other = 0
+        }
         let evaluations = F.Counter()
         let watcher = Behavior<Int, Inner, Void>.supervise { inner in
             evaluations.increment()
@@ -236,12 +253,15 @@ enum Chat {
 
     @Test func aSupervisionOfTheWholeStateSeesEverySiblingChange() {
         let events = Chat.Events()
-        let app = Chat.app(events: Chat.Events(), evaluations: F.Counter())
+        let app =
+            Chat.app(events: Chat.Events(), evaluations: F.Counter())
             <> Behavior<Chat.AppAction, Chat.AppState, Void>.supervise { state in
                 Supervision { _ in
-                    [Channel<Chat.AppAction>(id: "theme", broadcasting: .onChange(state.settings.dark)) { _ in
-                        ChannelHandler(receive: { dark in events.append("dark \(dark)") }, cancel: {})
-                    }]
+                    [
+                        Channel<Chat.AppAction>(id: "theme", broadcasting: .onChange(state.settings.dark)) { _ in
+                            ChannelHandler(receive: { dark in events.append("dark \(dark)") }, cancel: {})
+                        }
+                    ]
                 }
             }
         let store = Store(initial: Chat.initial(10), behavior: app, environment: ())
@@ -255,15 +275,21 @@ enum Chat {
     /// close, in container order, before either opens anything; the third is not looked at.
     @Test func leaversOfEveryPatchedSegmentCloseBeforeAnythingOpens() {
         struct Slot: Sendable, Equatable { var id = 0 }
-        struct Both: Sendable, Equatable { var first = Slot(); var second = Slot(); var third = Slot() }
+        struct Both: Sendable, Equatable {
+            var first = Slot()
+            var second = Slot()
+            var third = Slot()
+        }
         let events = Chat.Events()
         func watcher(_ name: String) -> Behavior<Int, Slot, Void> {
             Behavior<Int, Slot, Void>.supervise { slot in
                 Supervision { _ in
-                    [Channel<Int>(id: "\(name)\(slot.id)") { _ in
-                        events.append("\(name)\(slot.id) open")
-                        return .cancelOnly { events.append("\(name)\(slot.id) close") }
-                    }]
+                    [
+                        Channel<Int>(id: "\(name)\(slot.id)") { _ in
+                            events.append("\(name)\(slot.id) open")
+                            return .cancelOnly { events.append("\(name)\(slot.id) close") }
+                        }
+                    ]
                 }
             }
         }
@@ -271,7 +297,8 @@ enum Chat {
             both.first.id = value
             both.second.id = value
         }.confined(to: \Both.first, \Both.second)
-        let app = watcher("a").lift(.state(\Both.first)) <> watcher("b").lift(.state(\Both.second))
+        let app =
+            watcher("a").lift(.state(\Both.first)) <> watcher("b").lift(.state(\Both.second))
             <> watcher("c").lift(.state(\Both.third)) <> writer
         let store = Store(initial: Both(), behavior: app, environment: ())
         let fullBefore = store.supervisionStatistics.fullReconciles
@@ -288,16 +315,22 @@ enum Chat {
     /// channel open.
     @Test func aChannelMovingBetweenSupervisionsFallsBackToAFullReconcile() {
         struct Slot: Sendable, Equatable { var holds = false }
-        struct Both: Sendable, Equatable { var first = Slot(holds: true); var second = Slot(); var other = 0 }
+        struct Both: Sendable, Equatable {
+            var first = Slot(holds: true)
+            var second = Slot()
+            var other = 0
+        }
         let events = Chat.Events()
         func holder() -> Behavior<Int, Slot, Void> {
             Behavior<Int, Slot, Void>.supervise { slot in
                 Supervision { _ in
                     slot.holds
-                        ? [Channel<Int>(id: "shared") { _ in
-                            events.append("open")
-                            return .cancelOnly { events.append("close") }
-                        }]
+                        ? [
+                            Channel<Int>(id: "shared") { _ in
+                                events.append("open")
+                                return .cancelOnly { events.append("close") }
+                            }
+                        ]
                         : []
                 }
             }
@@ -308,7 +341,8 @@ enum Chat {
         }.confined(to: \Both.first, \Both.second)
         // A third supervision, on a part the writer does not touch, keeps the reconcile partial.
         let other = Behavior<Int, Int, Void>.supervise { _ in Supervision { _ in [] } }.lift(.state(\Both.other))
-        let store = Store(initial: Both(), behavior: holder().lift(.state(\Both.first)) <> holder().lift(.state(\Both.second)) <> other <> writer, environment: ())
+        let store = Store(
+            initial: Both(), behavior: holder().lift(.state(\Both.first)) <> holder().lift(.state(\Both.second)) <> other <> writer, environment: ())
         let before = store.supervisionStatistics
 
         store.dispatch(0)
@@ -322,20 +356,26 @@ enum Chat {
     /// A desired set with a duplicate id makes every later reconcile a full one (a patch could
     /// close a channel another part still wants).
     @Test func duplicateIdsFallBackToFullReconciles() {
-        struct Both: Sendable, Equatable { var first = 0; var second = 0 }
+        struct Both: Sendable, Equatable {
+            var first = 0
+            var second = 0
+        }
         let events = Chat.Events()
         func twin(_ name: String) -> Behavior<Int, Int, Void> {
             Behavior<Int, Int, Void>.supervise { value in
                 Supervision { _ in
-                    [Channel<Int>(id: "twin", broadcasting: .onChange(value)) { _ in
-                        events.append("\(name) open")
-                        return ChannelHandler(receive: { events.append("\(name) \($0)") }, cancel: { events.append("\(name) close") })
-                    }]
+                    [
+                        Channel<Int>(id: "twin", broadcasting: .onChange(value)) { _ in
+                            events.append("\(name) open")
+                            return ChannelHandler(receive: { events.append("\(name) \($0)") }, cancel: { events.append("\(name) close") })
+                        }
+                    ]
                 }
             }
         }
         let writer = Behavior<Int, Both, Void>.reduce { value, both in both.second = value }.confined(to: \Both.second)
-        let store = Store(initial: Both(), behavior: twin("a").lift(.state(\Both.first)) <> twin("b").lift(.state(\Both.second)) <> writer, environment: ())
+        let store = Store(
+            initial: Both(), behavior: twin("a").lift(.state(\Both.first)) <> twin("b").lift(.state(\Both.second)) <> writer, environment: ())
         let before = store.supervisionStatistics
 
         store.dispatch(3)

@@ -1,5 +1,6 @@
-@testable import SwiftRex
 import Testing
+
+@testable import SwiftRex
 
 /// A Store holds phase 1's reader as one unmanaged reference: it lends it to each dispatch's
 /// context and takes it back, and replaces it when a context outlives its phase 1. These tests

@@ -1,6 +1,7 @@
-@_spi(Testing) @testable import SwiftRex
 import Synchronization
 import Testing
+
+@_spi(Testing) @testable import SwiftRex
 
 /// A behavior of producers and reducers alone takes a shorter dispatch (its producers, then the
 /// reducer-only path, then its effects). It must do exactly what the full dispatch does: each
@@ -8,10 +9,16 @@ import Testing
 /// (which makes the store take the full dispatch), and every observable step must match.
 @MainActor
 @Suite struct ProducerPhasesTests {
-    enum Local: Sendable, Equatable { case add(Int), skip }
+    enum Local: Sendable, Equatable {
+        case add(Int)
+        case skip
+    }
 
     enum Action: Sendable, Equatable, CaseIndexable {
-        case a(Local), b(Local), note(String), answer(Int)
+        case a(Local)
+        case b(Local)
+        case note(String)
+        case answer(Int)
         var caseIndex: Int {
             switch self {
             case .a: 0
@@ -38,9 +45,12 @@ import Testing
         if case .add(let n) = action { count += n }
     }
     /// The same, lifted through a prism that does not match `.skip`: it decides before it writes.
-    static let decidingAdder = adder.lift(.action(Prism<Local, Local>(
-        preview: { if case .add = $0 { $0 } else { nil } }, review: { $0 }
-    )).state(\Int.self))
+    static let decidingAdder = adder.lift(
+        .action(
+            Prism<Local, Local>(
+                preview: { if case .add = $0 { $0 } else { nil } }, review: { $0 }
+            )
+        ).state(\Int.self))
     static let logger = Behavior<Action, State, Void>.reduce { action, state in
         switch action {
         case .note(let text): state.log.append("note \(text)")

@@ -72,7 +72,11 @@ import Testing
         #expect(Reducer.sconcat(.identity, identities).isIdentity)
         #expect((Reducer<F.Action, F.State>.identity <> .identity).isIdentity)
         typealias R = Reducer<F.Action, F.State>
-        #expect(R.compose { R.identity; R.identity }.isIdentity)
+        #expect(
+            R.compose {
+                R.identity
+                R.identity
+            }.isIdentity)
         var state = F.State(value: 9)
         Reducer.mconcat(identities).apply(.add(1), to: &state)
         #expect(state.value == 9)

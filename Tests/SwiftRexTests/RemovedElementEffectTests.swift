@@ -15,7 +15,10 @@ import Testing
         var subtasks: [Task] = []
     }
 
-    indirect enum TaskAction: Sendable, Equatable { case start, startAnonymous, schedule, finished, sub(ElementAction<Int, TaskAction>) }
+    indirect enum TaskAction: Sendable, Equatable {
+        case start, startAnonymous, schedule, finished
+        case sub(ElementAction<Int, TaskAction>)
+    }
 
     enum Action: Sendable, Equatable {
         case task(ElementAction<Int, TaskAction>)

@@ -1,5 +1,5 @@
-import Testing
 @_spi(Testing) import SwiftRex
+import Testing
 
 /// Several Stores built from one Behavior share its collection lift, and so the lift's position
 /// cache (two windows, an app store and a test store, previews). Each container keeps its own
@@ -112,7 +112,7 @@ import Testing
             #expect(!lane.containsElement(-2, in: &state))
             #expect(lane.positionCacheTables <= 2)
             var kept = state
-            state.rows.insert(Row(id: 100 + edit), at: 0)  // copy-on-write: the witness pins the old storage
+            state.rows.insert(Row(id: 100 + edit), at: 0) // copy-on-write: the witness pins the old storage
             #expect(lane.modifyElement(100 + edit, in: &state) { $0.hits += 1 })
             #expect(state.rows[0] == Row(id: 100 + edit, hits: 1))
             #expect(!lane.containsElement(100 + edit, in: &kept))

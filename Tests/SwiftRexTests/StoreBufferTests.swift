@@ -1,9 +1,13 @@
-import Testing
 import SwiftRex
+import Testing
 
 @MainActor
 @Suite struct StoreBufferTests {
-    enum Action: Sendable, Equatable { case set(Int), setLabel(String), touch }
+    enum Action: Sendable, Equatable {
+        case set(Int)
+        case setLabel(String)
+        case touch
+    }
 
     struct State: Sendable, Equatable {
         var value = 0
@@ -115,10 +119,12 @@ import SwiftRex
     @Test func dispatchIsForwardedUnchangedWithItsSource() {
         @MainActor final class Sources { var all: [ActionSource] = [] }
         let sources = Sources()
-        let behavior = Self.reducer.asBehavior() <> Behavior<Action, State, Void>.produce { _, context in
-            sources.all.append(context.source)
-            return .doNothing
-        }
+        let behavior =
+            Self.reducer.asBehavior()
+            <> Behavior<Action, State, Void>.produce { _, context in
+                sources.all.append(context.source)
+                return .doNothing
+            }
         let store = Store(initial: State(), behavior: behavior)
         let buffer = store.buffer()
         let source = ActionSource(file: "View.swift", function: "body", line: 3)
@@ -158,10 +164,11 @@ import SwiftRex
         let buffer = store.buffer()
         var calls: [String] = []
         var second: SubscriptionToken?
-        let first = buffer.observe(willChange: {
-            calls.append("will first")
-            second?.cancel()
-        }, didChange: { calls.append("did first") })
+        let first = buffer.observe(
+            willChange: {
+                calls.append("will first")
+                second?.cancel()
+            }, didChange: { calls.append("did first") })
         second = buffer.observe(willChange: { calls.append("will second") }, didChange: { calls.append("did second") })
         store.dispatch(.set(1))
         #expect(calls == ["will first", "did first"])

@@ -1,6 +1,6 @@
-import Testing
 import SwiftRex
 import SwiftRexTestSupport
+import Testing
 
 /// Waits (bounded) until `condition` holds, yielding the main actor between checks.
 @MainActor
@@ -14,7 +14,10 @@ func eventually(_ condition: () -> Bool, turns: Int = 1_000) async -> Bool {
 
 @MainActor
 @Suite struct StoreDispatchTests {
-    enum CounterAction: Sendable, Equatable { case add(Int), noop }
+    enum CounterAction: Sendable, Equatable {
+        case add(Int)
+        case noop
+    }
 
     static let adder = Reducer<CounterAction, Int>.reduce { action, state in
         if case .add(let amount) = action { state += amount }

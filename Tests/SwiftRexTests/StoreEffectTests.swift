@@ -1,6 +1,6 @@
+import SwiftRex
 import Synchronization
 import Testing
-import SwiftRex
 
 /// A thread-safe event log for effects and channels.
 final class EventLog: Sendable {
@@ -13,7 +13,14 @@ final class EventLog: Sendable {
 @MainActor
 @Suite struct StoreEffectTests {
     enum Action: Sendable, Equatable {
-        case ping, pong, search(String), result(String), start(String), finished(String), tick, toggle, setRoom(Int), setVolume(Int)
+        case ping, pong
+        case search(String)
+        case result(String)
+        case start(String)
+        case finished(String)
+        case tick, toggle
+        case setRoom(Int)
+        case setVolume(Int)
     }
 
     struct State: Sendable, Equatable {
@@ -44,25 +51,29 @@ final class EventLog: Sendable {
         }
     }
 
-    func makeStore(_ behavior: Behavior<Action, State, Environment>, clock: ManualClock = ManualClock(), log: EventLog = EventLog()) -> Store<Action, State, Environment> {
+    func makeStore(_ behavior: Behavior<Action, State, Environment>, clock: ManualClock = ManualClock(), log: EventLog = EventLog()) -> Store<
+        Action, State, Environment
+    > {
         Store(initial: State(), behavior: Self.reducer <> behavior, environment: Environment(clock: clock, log: log), clock: { $0.clock })
     }
 
     @Test func effectActionsArriveOnALaterTurnThroughTheMailbox() async {
-        let store = makeStore(.produce { action, _ in
-            guard action == .ping else { return .doNothing }
-            return Producer { _ in .just(.pong) }
-        })
+        let store = makeStore(
+            .produce { action, _ in
+                guard action == .ping else { return .doNothing }
+                return Producer { _ in .just(.pong) }
+            })
         store.dispatch(.ping)
         #expect(store.state.pongs == 0)
         #expect(await eventually { store.state.pongs == 1 })
     }
 
     @Test func aSequenceIsDeliveredInOrder() async {
-        let store = makeStore(.produce { action, _ in
-            guard action == .ping else { return .doNothing }
-            return Producer { _ in .sequence([.result("a"), .result("b"), .result("c")]) }
-        })
+        let store = makeStore(
+            .produce { action, _ in
+                guard action == .ping else { return .doNothing }
+                return Producer { _ in .sequence([.result("a"), .result("b"), .result("c")]) }
+            })
         store.dispatch(.ping)
         #expect(await eventually { store.state.results.count == 3 })
         #expect(store.state.results == ["a", "b", "c"])
@@ -70,10 +81,11 @@ final class EventLog: Sendable {
 
     @Test func debounceKeepsOnlyTheLastCallOfABurst() async {
         let clock = ManualClock()
-        let store = makeStore(.produce { action, _ in
-            guard case .search(let query) = action else { return .doNothing }
-            return Producer { _ in .just(.result(query), scheduling: .debounce(id: "search", delay: .milliseconds(300))) }
-        }, clock: clock)
+        let store = makeStore(
+            .produce { action, _ in
+                guard case .search(let query) = action else { return .doNothing }
+                return Producer { _ in .just(.result(query), scheduling: .debounce(id: "search", delay: .milliseconds(300))) }
+            }, clock: clock)
         store.dispatch(.search("a"))
         clock.advance(by: .milliseconds(100))
         store.dispatch(.search("ab"))
@@ -90,10 +102,11 @@ final class EventLog: Sendable {
 
     @Test func throttleDropsCallsInsideTheWindowAndReopensAfterIt() async {
         let clock = ManualClock()
-        let store = makeStore(.produce { action, _ in
-            guard case .search(let query) = action else { return .doNothing }
-            return Producer { _ in .just(.result(query), scheduling: .throttle(id: "t", interval: .milliseconds(500))) }
-        }, clock: clock)
+        let store = makeStore(
+            .produce { action, _ in
+                guard case .search(let query) = action else { return .doNothing }
+                return Producer { _ in .just(.result(query), scheduling: .throttle(id: "t", interval: .milliseconds(500))) }
+            }, clock: clock)
         store.dispatch(.search("1"))
         clock.advance(by: .milliseconds(100))
         store.dispatch(.search("2"))
@@ -104,15 +117,16 @@ final class EventLog: Sendable {
 
     @Test func replacingCancelsTheRunningEffectExactlyOnce() async {
         let log = EventLog()
-        let store = makeStore(.produce { action, _ in
-            guard case .start(let name) = action else { return .doNothing }
-            return Producer { ctx in
-                .subscribe(scheduling: .replacing(id: "job")) { _, _ in
-                    ctx.environment.log.append("start \(name)")
-                    return SubscriptionToken { ctx.environment.log.append("cancel \(name)") }
+        let store = makeStore(
+            .produce { action, _ in
+                guard case .start(let name) = action else { return .doNothing }
+                return Producer { ctx in
+                    .subscribe(scheduling: .replacing(id: "job")) { _, _ in
+                        ctx.environment.log.append("start \(name)")
+                        return SubscriptionToken { ctx.environment.log.append("cancel \(name)") }
+                    }
                 }
-            }
-        }, log: log)
+            }, log: log)
         store.dispatch(.start("a"))
         store.dispatch(.start("b"))
         #expect(log.events == ["start a", "cancel a", "start b"])
@@ -123,10 +137,11 @@ final class EventLog: Sendable {
 
     @Test func aDelayWithoutIdStartsAfterTheDelay() async {
         let clock = ManualClock()
-        let store = makeStore(.produce { action, _ in
-            guard action == .ping else { return .doNothing }
-            return Producer { _ in .just(.pong, scheduling: EffectScheduling.immediately.delayed(by: .seconds(1))) }
-        }, clock: clock)
+        let store = makeStore(
+            .produce { action, _ in
+                guard action == .ping else { return .doNothing }
+                return Producer { _ in .just(.pong, scheduling: EffectScheduling.immediately.delayed(by: .seconds(1))) }
+            }, clock: clock)
         store.dispatch(.ping)
         clock.advance(by: .milliseconds(999))
         for _ in 0..<20 { await Task.yield() }
@@ -136,15 +151,16 @@ final class EventLog: Sendable {
     }
 
     @Test func zeroAndNegativeDurationsStartAtOnce() async {
-        let store = makeStore(.produce { action, _ in
-            guard action == .ping else { return .doNothing }
-            return Producer { _ in
-                .combine(
-                    .just(.pong, scheduling: .debounce(id: "d", delay: .zero)),
-                    .just(.pong, scheduling: EffectScheduling.keyed(id: "k").delayed(by: .seconds(-3)))
-                )
-            }
-        })
+        let store = makeStore(
+            .produce { action, _ in
+                guard action == .ping else { return .doNothing }
+                return Producer { _ in
+                    .combine(
+                        .just(.pong, scheduling: .debounce(id: "d", delay: .zero)),
+                        .just(.pong, scheduling: EffectScheduling.keyed(id: "k").delayed(by: .seconds(-3)))
+                    )
+                }
+            })
         store.dispatch(.ping)
         #expect(await eventually { store.state.pongs == 2 })
     }
@@ -158,10 +174,11 @@ final class EventLog: Sendable {
     }
 
     @Test func aRunawayLoopThroughEffectsIsCutOffAndReported() async {
-        let store = makeStore(.produce { action, _ in
-            guard action == .ping else { return .doNothing }
-            return Producer { _ in .combine(.just(.pong), .just(.ping)) }
-        })
+        let store = makeStore(
+            .produce { action, _ in
+                guard action == .ping else { return .doNothing }
+                return Producer { _ in .combine(.just(.pong), .just(.ping)) }
+            })
         store.reentranceThreshold = 5
         var reports: [StoreReentranceInfo] = []
         store.onReentranceDetected = { reports.append($0) }
@@ -178,15 +195,16 @@ final class EventLog: Sendable {
         let sender = Mutex<(@Sendable (DispatchedAction<Action>) -> Void)?>(nil)
         weak var weakStore: Store<Action, State, Environment>?
         do {
-            let store = makeStore(.produce { action, _ in
-                guard action == .ping else { return .doNothing }
-                return Producer { _ in
-                    .subscribe { send, _ in
-                        sender.withLock { $0 = send }
-                        return SubscriptionToken { log.append("cancelled") }
+            let store = makeStore(
+                .produce { action, _ in
+                    guard action == .ping else { return .doNothing }
+                    return Producer { _ in
+                        .subscribe { send, _ in
+                            sender.withLock { $0 = send }
+                            return SubscriptionToken { log.append("cancelled") }
+                        }
                     }
-                }
-            }, log: log)
+                }, log: log)
             weakStore = store
             store.dispatch(.ping)
         }
@@ -198,10 +216,11 @@ final class EventLog: Sendable {
     }
 
     @Test func aBroadcastWithNoLiveChannelIsDropped() {
-        let store = makeStore(.produce { action, _ in
-            guard action == .ping else { return .doNothing }
-            return Producer { _ in .broadcast(7, channel: "radio") }
-        })
+        let store = makeStore(
+            .produce { action, _ in
+                guard action == .ping else { return .doNothing }
+                return Producer { _ in .broadcast(7, channel: "radio") }
+            })
         store.dispatch(.ping)
         #expect(store.openChannelIDs.isEmpty)
         #expect(store.registeredEffectCount == 0)
@@ -254,10 +273,13 @@ final class EventLog: Sendable {
         let log = EventLog()
         weak var weakStore: Store<Action, State, Environment>?
         do {
-            let store = makeStore(Self.supervised(log) <> .produce { action, _ in
-                guard action == .ping else { return .doNothing }
-                return Producer { _ in .subscribe(scheduling: .keyed(id: "job")) { _, _ in SubscriptionToken { log.append("job cancelled") } } }
-            }, log: log)
+            let store = makeStore(
+                Self.supervised(log)
+                    <> .produce { action, _ in
+                        guard action == .ping else { return .doNothing }
+                        return Producer { _ in .subscribe(scheduling: .keyed(id: "job")) { _, _ in SubscriptionToken { log.append("job cancelled") } }
+                        }
+                    }, log: log)
             weakStore = store
             store.dispatch(.toggle)
             store.dispatch(.ping)
@@ -269,10 +291,12 @@ final class EventLog: Sendable {
 
     @Test func cancellingASupervisedChannelByIdKeepsItClosedUntilItLeavesAndComesBack() {
         let log = EventLog()
-        let store = makeStore(Self.supervised(log) <> .produce { action, _ in
-            guard action == .ping else { return .doNothing }
-            return Producer { _ in .cancel(id: "feed") }
-        }, log: log)
+        let store = makeStore(
+            Self.supervised(log)
+                <> .produce { action, _ in
+                    guard action == .ping else { return .doNothing }
+                    return Producer { _ in .cancel(id: "feed") }
+                }, log: log)
         store.dispatch(.toggle)
         store.dispatch(.ping)
         #expect(log.events == ["open 0", "volume 0", "close 0"])
@@ -286,10 +310,12 @@ final class EventLog: Sendable {
 
     @Test func aOneShotEffectSharingAChannelIdReplacesTheChannel() {
         let log = EventLog()
-        let store = makeStore(Self.supervised(log) <> .produce { action, _ in
-            guard action == .ping else { return .doNothing }
-            return Producer { _ in .subscribe(scheduling: .keyed(id: "feed")) { _, _ in .empty } }
-        }, log: log)
+        let store = makeStore(
+            Self.supervised(log)
+                <> .produce { action, _ in
+                    guard action == .ping else { return .doNothing }
+                    return Producer { _ in .subscribe(scheduling: .keyed(id: "feed")) { _, _ in .empty } }
+                }, log: log)
         store.dispatch(.toggle)
         store.dispatch(.ping)
         #expect(log.events == ["open 0", "volume 0", "close 0"])
@@ -299,7 +325,10 @@ final class EventLog: Sendable {
 
 @MainActor
 @Suite struct StoreInspectionFromEffectsTests {
-    enum Action: Sendable, Equatable { case start, inspected(Bool, Int, Int) }
+    enum Action: Sendable, Equatable {
+        case start
+        case inspected(Bool, Int, Int)
+    }
 
     @Test func readingTheStoresEffectStateFromInsideAnEffectIsSafe() async {
         let box = StoreBox()

@@ -1,5 +1,5 @@
-import Testing
 import SwiftRex
+import Testing
 
 @MainActor
 @Suite struct StoreProjectionTests {
@@ -9,7 +9,10 @@ import SwiftRex
         var done = false
     }
 
-    enum TodoAction: Sendable, Equatable { case toggle, rename(String) }
+    enum TodoAction: Sendable, Equatable {
+        case toggle
+        case rename(String)
+    }
     enum CounterAction: Sendable, Equatable { case add(Int) }
     enum ConfigAction: Sendable, Equatable { case set(Int) }
 
@@ -56,10 +59,12 @@ import SwiftRex
     }
 
     func makeStore(log: SourceLog = SourceLog()) -> Store<Action, State, Void> {
-        let behavior = Self.reducer.asBehavior() <> Behavior<Action, State, Void>.produce { action, context in
-            log.entries.append((action, context.source))
-            return .doNothing
-        }
+        let behavior =
+            Self.reducer.asBehavior()
+            <> Behavior<Action, State, Void>.produce { action, context in
+                log.entries.append((action, context.source))
+                return .doNothing
+            }
         return Store(initial: State(), behavior: behavior)
     }
 

@@ -1,7 +1,7 @@
-import Synchronization
-import Testing
 import SwiftRex
 @_spi(Testing) import SwiftRexTesting
+import Synchronization
+import Testing
 
 /// The TestStore's failure messages at scale and in plain English: a state difference that shows
 /// only what differs (linear in the state's size), expected and actual side by side, and every
@@ -19,7 +19,12 @@ import SwiftRex
         var filter = ""
     }
 
-    enum Action: Sendable, Equatable { case rename(id: Int, title: String), toggle(id: Int), search(String), results([String]) }
+    enum Action: Sendable, Equatable {
+        case rename(id: Int, title: String)
+        case toggle(id: Int)
+        case search(String)
+        case results([String])
+    }
 
     static let rows = Behavior<Action, State, Void>
         .reduce { action, state in
@@ -106,7 +111,11 @@ import SwiftRex
     }
 
     @Test func partsThatAreNotEquatableAreComparedThroughReflection() {
-        struct Opaque { var name: String; var values: [Int]; var nested: [String: Int] }
+        struct Opaque {
+            var name: String
+            var values: [Int]
+            var nested: [String: Int]
+        }
         let expected = Opaque(name: "a", values: [1, 2, 3], nested: ["x": 1, "y": 2])
         let actual = Opaque(name: "a", values: [1, 9, 3], nested: ["x": 1, "z": 2])
         let text = stateDifference(expected: expected, actual: actual)
@@ -147,7 +156,10 @@ import SwiftRex
         expected.next = nil
         actual.next = nil
 
-        indirect enum Chain: Equatable { case end(Int), link(Chain) }
+        indirect enum Chain: Equatable {
+            case end(Int)
+            case link(Chain)
+        }
         func chain(_ depth: Int, end: Int) -> Chain { (0..<depth).reduce(Chain.end(end)) { inner, _ in .link(inner) } }
         let deep = stateDifferenceReport(expected: chain(200, end: 1), actual: chain(200, end: 2))
         #expect(deep.differences == 1)
@@ -216,8 +228,9 @@ import SwiftRex
         #expect(pending.contains(PendingEffect(id: AnyHashableSendable("typing"), kind: .waitingToStart(delay: nil, debounce: .milliseconds(250)))))
         #expect(pending.count == 3)
         #expect(pending.allSatisfy { $0.kind == .openChannel || $0.waitsOnTheClock })
-        #expect(PendingEffect(id: AnyHashableSendable("later"), kind: .waitingToStart(delay: .seconds(2), debounce: nil)).description
-            == "\"later\": a one-shot effect delayed by 2 s, waiting on the clock to start")
+        #expect(
+            PendingEffect(id: AnyHashableSendable("later"), kind: .waitingToStart(delay: .seconds(2), debounce: nil)).description
+                == "\"later\": a one-shot effect delayed by 2 s, waiting on the clock to start")
         #expect(PendingEffect(id: nil, kind: .running).description.hasPrefix("an effect with no id: a one-shot effect that started"))
     }
 }

@@ -1,10 +1,14 @@
-import Testing
 import SwiftRex
 import SwiftRexTesting
+import Testing
 
 @MainActor
 @Suite struct TestStoreTests {
-    enum Action: Sendable, Equatable { case search(String), results([String]), goLive, goOffline, ping, pong }
+    enum Action: Sendable, Equatable {
+        case search(String)
+        case results([String])
+        case goLive, goOffline, ping, pong
+    }
     struct State: Sendable, Equatable {
         var query = ""
         var results: [String] = []
@@ -103,12 +107,13 @@ import SwiftRexTesting
         let slow = Behavior<Action, State, Void>
             .reduce { action, state in if action == .pong { state.pongs += 1 } }
             .produce { action, _ in
-                action == .ping ? Producer { _ in
-                    .task { send in
-                        try? await Task.sleep(for: .milliseconds(300))
-                        send(.pong)
-                    }
-                } : .doNothing
+                action == .ping
+                    ? Producer { _ in
+                        .task { send in
+                            try? await Task.sleep(for: .milliseconds(300))
+                            send(.pong)
+                        }
+                    } : .doNothing
             }
         let store = TestStore(initial: State(), behavior: slow)
         store.send(.ping)
@@ -121,12 +126,13 @@ import SwiftRexTesting
         Behavior<Action, State, Void>
             .reduce { action, state in if action == .pong { state.pongs += 1 } }
             .produce { action, _ in
-                action == .ping ? Producer { _ in
-                    .task { send in
-                        for await _ in release { break }
-                        send(.pong)
-                    }
-                } : .doNothing
+                action == .ping
+                    ? Producer { _ in
+                        .task { send in
+                            for await _ in release { break }
+                            send(.pong)
+                        }
+                    } : .doNothing
             }
     }
 
@@ -186,7 +192,7 @@ import SwiftRexTesting
         store.send(.ping)
         let timeout = Duration.milliseconds(20)
         let hog = Task { @MainActor in
-            await Task.yield()  // `receive` starts waiting first.
+            await Task.yield() // `receive` starts waiting first.
             let end = ContinuousClock.now.advanced(by: timeout * 10)
             while ContinuousClock.now < end {}
             open.yield()

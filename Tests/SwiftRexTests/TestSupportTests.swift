@@ -233,7 +233,8 @@ import Testing
         // The law holds for the real type; a wrong expectation shows the checker can fail.
         let outcomes: [ReducerOutcome<Int>] = [.unchanged, .mutation(EndoMut { $0 += 1 })]
         #expect(MonoidLaws.checkUnchangedInvariant(outcomes).isEmpty)
-        #expect(LawViolation(law: .unchangedIffEveryOperandUnchanged, operands: [0, 1]).description
-            == "unchangedIffEveryOperandUnchanged violated by samples [0, 1]")
+        #expect(
+            LawViolation(law: .unchangedIffEveryOperandUnchanged, operands: [0, 1]).description
+                == "unchangedIffEveryOperandUnchanged violated by samples [0, 1]")
     }
 }

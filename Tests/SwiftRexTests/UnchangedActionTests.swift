@@ -1,12 +1,15 @@
-import Testing
 import SwiftRex
+import Testing
 
 /// When an action is `.unchanged` (nobody notified, nothing reconciled), exactly as the
 /// DispatchPipeline article states it, and the opt-in that skips notifications for equal values.
 @MainActor
 @Suite struct UnchangedActionTests {
     enum Counter: Sendable, Equatable { case increment, touch }
-    enum AppAction: Sendable, Equatable { case counter(Counter), other }
+    enum AppAction: Sendable, Equatable {
+        case counter(Counter)
+        case other
+    }
     struct AppState: Sendable, Equatable {
         var count = 0
         var details: Int? = nil

@@ -35,14 +35,16 @@ public enum AllocationCounterError: Error, CustomStringConvertible, Equatable {
     /// A human-readable explanation.
     public var description: String {
         switch self {
-        case let .unavailable(name, code):
+        case .unavailable(let name, let code):
             return "jemalloc control '\(name)' is unavailable (mallctl error \(code)); is libjemalloc (with stats) linked?"
         case .jemallocNotActive:
-            return "jemalloc is not the active allocator: allocations made by Swift are not counted (counter read 0). Allocation figures would be meaningless."
-        case let .calibrationMismatch(expected, measured):
+            return
+                "jemalloc is not the active allocator: allocations made by Swift are not counted (counter read 0). Allocation figures would be meaningless."
+        case .calibrationMismatch(let expected, let measured):
             return "allocation counter calibration failed: made \(expected) allocations but jemalloc reported \(measured)."
-        case let .sizeClassMismatch(size, kind, expected, measured):
-            return "allocation counter calibration failed for the \(kind) size class of \(size) bytes: made \(expected.count) allocations of \(expected.bytes) bytes but jemalloc reported \(measured.count) allocations of \(measured.bytes) bytes."
+        case .sizeClassMismatch(let size, let kind, let expected, let measured):
+            return
+                "allocation counter calibration failed for the \(kind) size class of \(size) bytes: made \(expected.count) allocations of \(expected.bytes) bytes but jemalloc reported \(measured.count) allocations of \(measured.bytes) bytes."
         }
     }
 }

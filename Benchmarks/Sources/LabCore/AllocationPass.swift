@@ -18,7 +18,10 @@ public struct AllocationMeasurement: Codable, Sendable, Equatable {
     public var bytesTolerance: Double?
 
     /// Creates a measurement.
-    public init(name: String, size: Int?, allocsPerOp: Double, bytesPerOp: Double, allocationIterations: Int, allocationTolerance: Double?, bytesTolerance: Double?) {
+    public init(
+        name: String, size: Int?, allocsPerOp: Double, bytesPerOp: Double, allocationIterations: Int, allocationTolerance: Double?,
+        bytesTolerance: Double?
+    ) {
         self.name = name
         self.size = size
         self.allocsPerOp = allocsPerOp
@@ -46,7 +49,8 @@ public enum AllocationPassError: Error, CustomStringConvertible, Equatable {
     public var description: String {
         switch self {
         case .threadCachesOn:
-            return "count-allocations needs jemalloc's thread caches off (MALLOC_CONF=\(AllocationPass.mallocConfiguration); swiftrex-lab run sets it): with them on, other threads' allocations are counted late or not at all."
+            return
+                "count-allocations needs jemalloc's thread caches off (MALLOC_CONF=\(AllocationPass.mallocConfiguration); swiftrex-lab run sets it): with them on, other threads' allocations are counted late or not at all."
         case .passFailed(let status, let output):
             return "the allocation pass failed (exit \(status)):\n\(output)"
         case .unreadableOutput(let path, let problem):

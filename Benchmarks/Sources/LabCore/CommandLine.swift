@@ -178,23 +178,23 @@ public func parseCommandLine(_ arguments: [String]) throws -> LabCommand {
 
 /// Usage text.
 public let labUsage = """
-usage:
-  swiftrex-lab [run] [--quick] [--filter PREFIX[,PREFIX…]] [--no-instructions] [--output DIR] [--no-write]
-  swiftrex-lab --list
-  swiftrex-lab compare CURRENT.json BASELINE.json [--time-tolerance 0.5] [--time-advisory]
-                       [--scaling-factor 4] [--alloc-tolerance 0] [--bytes-tolerance 0]
-                       [--instruction-tolerance 0.02] [--stack-tolerance 256]
-                       [--filter PREFIX[,PREFIX…]] [--chart FILE.svg]
-  swiftrex-lab --profile-scenario NAME [--size N] [--iterations N] [--profile-output FILE]
-  swiftrex-lab --soak [--actions N] [--elements N] [--output DIR] [--no-write]
+    usage:
+      swiftrex-lab [run] [--quick] [--filter PREFIX[,PREFIX…]] [--no-instructions] [--output DIR] [--no-write]
+      swiftrex-lab --list
+      swiftrex-lab compare CURRENT.json BASELINE.json [--time-tolerance 0.5] [--time-advisory]
+                           [--scaling-factor 4] [--alloc-tolerance 0] [--bytes-tolerance 0]
+                           [--instruction-tolerance 0.02] [--stack-tolerance 256]
+                           [--filter PREFIX[,PREFIX…]] [--chart FILE.svg]
+      swiftrex-lab --profile-scenario NAME [--size N] [--iterations N] [--profile-output FILE]
+      swiftrex-lab --soak [--actions N] [--elements N] [--output DIR] [--no-write]
 
-A run counts instructions by re-running itself under valgrind's callgrind (valgrind must be on
-PATH; --no-instructions skips it). `count-instructions --output FILE [--filter …]` is that pass.
-A run with jemalloc's thread caches on (its default) times with them and counts allocations in a
-second process with them off (MALLOC_CONF=tcache:false), where other threads' allocations are
-counted exactly: `count-allocations --output FILE [--filter …]` is that pass.
+    A run counts instructions by re-running itself under valgrind's callgrind (valgrind must be on
+    PATH; --no-instructions skips it). `count-instructions --output FILE [--filter …]` is that pass.
+    A run with jemalloc's thread caches on (its default) times with them and counts allocations in a
+    second process with them off (MALLOC_CONF=tcache:false), where other threads' allocations are
+    counted exactly: `count-allocations --output FILE [--filter …]` is that pass.
 
-exit codes: 0 ok/equal, 1 run failure (calibration, jemalloc inactive, valgrind missing or failing;
-            soak: memory grew), 2 regression, 3 missing or malformed results file,
-            4 improvement only, 64 usage error
-"""
+    exit codes: 0 ok/equal, 1 run failure (calibration, jemalloc inactive, valgrind missing or failing;
+                soak: memory grew), 2 regression, 3 missing or malformed results file,
+                4 improvement only, 64 usage error
+    """

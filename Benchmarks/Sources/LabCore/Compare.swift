@@ -161,7 +161,8 @@ public func compareResults(current: ResultsFile, baseline: ResultsFile, options:
     let filter = options.filter ?? current.metadata.filter
 
     // Metadata: warn only.
-    let a = current.metadata, b = baseline.metadata
+    let a = current.metadata
+    let b = baseline.metadata
     var differences: [String] = []
     if a.cores != b.cores { differences.append("cores \(b.cores) → \(a.cores)") }
     if a.memoryBytes / (1 << 30) != b.memoryBytes / (1 << 30) { differences.append("memory \(b.memoryBytes >> 30) GiB → \(a.memoryBytes >> 30) GiB") }
@@ -180,7 +181,9 @@ public func compareResults(current: ResultsFile, baseline: ResultsFile, options:
     let baselineNorm = baseline.record(normalizingBenchmark)?.nsPerOp.median
     let canCompareTime = (currentNorm ?? 0) > 0 && (baselineNorm ?? 0) > 0
     if !canCompareTime {
-        add(.warning, nil, "'\(normalizingBenchmark)' missing or zero in \(currentNorm == nil ? "current" : "baseline") file: time ratios not compared")
+        add(
+            .warning, nil,
+            "'\(normalizingBenchmark)' missing or zero in \(currentNorm == nil ? "current" : "baseline") file: time ratios not compared")
     }
     let countedInstructions = current.metadata.instructionCounter != nil
     // A filtered run counts its scenarios after a different sequence of earlier ones than the
@@ -188,10 +191,13 @@ public func compareResults(current: ResultsFile, baseline: ResultsFile, options:
     // with that history (by up to ~4 % here): the tolerance widens for it.
     var instructionTolerance = options.instructionTolerance
     if countedInstructions, current.metadata.filter != nil, baseline.metadata.filter == nil,
-       options.instructionTolerance < CompareOptions.filteredInstructionTolerance,
-       baseline.benchmarks.contains(where: { $0.instructionsPerOp != nil }) {
+        options.instructionTolerance < CompareOptions.filteredInstructionTolerance,
+        baseline.benchmarks.contains(where: { $0.instructionsPerOp != nil })
+    {
         instructionTolerance = CompareOptions.filteredInstructionTolerance
-        add(.warning, nil, "filtered run: instruction counts depend on the scenarios run before them; tolerance widened to ±\(format(instructionTolerance * 100)) %")
+        add(
+            .warning, nil,
+            "filtered run: instruction counts depend on the scenarios run before them; tolerance widened to ±\(format(instructionTolerance * 100)) %")
     }
     if !countedInstructions && baseline.benchmarks.contains(where: { $0.instructionsPerOp != nil && matchesFilter($0.key, filter) }) {
         add(.warning, nil, "the current run did not count instructions (--no-instructions): instructions not compared")
@@ -225,7 +231,9 @@ public func compareResults(current: ResultsFile, baseline: ResultsFile, options:
         let bytesSlack = max(options.bytesTolerance, base.bytesTolerance ?? 0, 0.5)
         if base.bytesAdvisory == true {
             if abs(bytesDelta) > bytesSlack {
-                add(.note, key, "bytes/op \(format(base.bytesPerOp)) → \(format(cur.bytesPerOp)) (advisory: scheduling decides this scenario's bytes)")
+                add(
+                    .note, key, "bytes/op \(format(base.bytesPerOp)) → \(format(cur.bytesPerOp)) (advisory: scheduling decides this scenario's bytes)"
+                )
             }
         } else if bytesDelta > bytesSlack {
             add(.regression, key, "bytes/op rose \(format(base.bytesPerOp)) → \(format(cur.bytesPerOp))")
@@ -271,7 +279,8 @@ public func compareResults(current: ResultsFile, baseline: ResultsFile, options:
             let curRatio = cur.nsPerOp.median / cn
             if baseRatio > 0, curRatio > 0 {
                 let relative = curRatio / baseRatio
-                let detail = "time ratio to \(normalizingBenchmark) \(format(baseRatio)) → \(format(curRatio)) (×\(format(relative)); \(format(base.nsPerOp.median)) → \(format(cur.nsPerOp.median)) ns/op)"
+                let detail =
+                    "time ratio to \(normalizingBenchmark) \(format(baseRatio)) → \(format(curRatio)) (×\(format(relative)); \(format(base.nsPerOp.median)) → \(format(cur.nsPerOp.median)) ns/op)"
                 if relative > 1 + options.timeTolerance {
                     add(timeKind, key, "slower: " + detail + advisory)
                 } else if relative < 1 / (1 + options.timeTolerance) {
@@ -298,20 +307,27 @@ public func compareResults(current: ResultsFile, baseline: ResultsFile, options:
                     currentByKey[RecordKey(name: name, size: size)].flatMap(value) != nil
                 }.sorted()
                 guard let small = common.first, let large = common.last, small < large,
-                      let b0 = baselineByKey[RecordKey(name: name, size: small)].flatMap(value),
-                      let b1 = baselineByKey[RecordKey(name: name, size: large)].flatMap(value),
-                      let c0 = currentByKey[RecordKey(name: name, size: small)].flatMap(value),
-                      let c1 = currentByKey[RecordKey(name: name, size: large)].flatMap(value),
-                      b0 > 0, c0 > 0 else { return nil }
+                    let b0 = baselineByKey[RecordKey(name: name, size: small)].flatMap(value),
+                    let b1 = baselineByKey[RecordKey(name: name, size: large)].flatMap(value),
+                    let c0 = currentByKey[RecordKey(name: name, size: small)].flatMap(value),
+                    let c1 = currentByKey[RecordKey(name: name, size: large)].flatMap(value),
+                    b0 > 0, c0 > 0
+                else { return nil }
                 return (small, large, b1 / b0, c1 / c0)
             }
             if let counted = growth({ $0.instructionsPerOp }) {
                 if counted.current > max(counted.base, 1) * options.scalingFactor {
-                    add(.regression, RecordKey(name: name, size: nil), "instruction growth from size \(counted.small) to \(counted.large) rose ×\(format(counted.base)) → ×\(format(counted.current)) (complexity changed?)")
+                    add(
+                        .regression, RecordKey(name: name, size: nil),
+                        "instruction growth from size \(counted.small) to \(counted.large) rose ×\(format(counted.base)) → ×\(format(counted.current)) (complexity changed?)"
+                    )
                 }
             } else if let timed = growth({ $0.nsPerOp.min }) {
                 if timed.current > max(timed.base, 1) * options.scalingFactor {
-                    add(timeKind, RecordKey(name: name, size: nil), "cost growth from size \(timed.small) to \(timed.large) (min ns/op) rose ×\(format(timed.base)) → ×\(format(timed.current)) (complexity changed?)\(advisory)")
+                    add(
+                        timeKind, RecordKey(name: name, size: nil),
+                        "cost growth from size \(timed.small) to \(timed.large) (min ns/op) rose ×\(format(timed.base)) → ×\(format(timed.current)) (complexity changed?)\(advisory)"
+                    )
                 }
             }
         }
@@ -386,7 +402,8 @@ public func runCompare(currentPath: String, baselinePath: String, options: Compa
         return ("error: \(error)", .badInput)
     }
     let report = compareResults(current: current, baseline: baseline, options: options)
-    let header = "compare \(currentPath) (\(current.metadata.gitRevision.prefix(12)), \(current.metadata.mode)) against \(baselinePath) (\(baseline.metadata.gitRevision.prefix(12)), \(baseline.metadata.mode))\(options.timeAdvisory ? " — time advisory" : "")\n"
+    let header =
+        "compare \(currentPath) (\(current.metadata.gitRevision.prefix(12)), \(current.metadata.mode)) against \(baselinePath) (\(baseline.metadata.gitRevision.prefix(12)), \(baseline.metadata.mode))\(options.timeAdvisory ? " — time advisory" : "")\n"
         + "gates: allocations ±\(format(options.allocationTolerance))/op, bytes ±\(format(max(options.bytesTolerance, 0.5)))/op, instructions ±\(format(options.instructionTolerance * 100)) %, stack ±\(options.stackTolerance) B, scaling ×\(format(options.scalingFactor)), time \(options.timeAdvisory ? "advisory" : "±\(format(options.timeTolerance * 100)) %")"
     return (header + "\n" + report.text, report.exitCode)
 }

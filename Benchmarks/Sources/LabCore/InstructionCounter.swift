@@ -22,16 +22,19 @@ public enum InstructionCounterError: Error, CustomStringConvertible, Equatable {
     public var description: String {
         switch self {
         case .valgrindMissing:
-            return "valgrind is not on PATH: instruction counts cannot be measured. Install it (apt-get install valgrind; Scripts/bench does so) or run with --no-instructions (compare then warns that instructions were not compared)."
+            return
+                "valgrind is not on PATH: instruction counts cannot be measured. Install it (apt-get install valgrind; Scripts/bench does so) or run with --no-instructions (compare then warns that instructions were not compared)."
         case .clientRequestsMissing:
-            return "this lab was built without valgrind's client-request header (valgrind/callgrind.h): install valgrind, then rebuild the lab (swift build -c release --package-path Benchmarks), or run with --no-instructions."
+            return
+                "this lab was built without valgrind's client-request header (valgrind/callgrind.h): install valgrind, then rebuild the lab (swift build -c release --package-path Benchmarks), or run with --no-instructions."
         case .notUnderValgrind:
             return "count-instructions runs under valgrind's callgrind (swiftrex-lab run starts it); it was started without valgrind."
         case .jobsNotOnMainThread:
-            return "count-instructions needs its executor hooks (every job run on the main thread), installed at startup only when SWIFTREX_LAB_CALLGRIND_OUT is set under valgrind (swiftrex-lab run sets it)."
-        case let .unreadableOutput(path, problem):
+            return
+                "count-instructions needs its executor hooks (every job run on the main thread), installed at startup only when SWIFTREX_LAB_CALLGRIND_OUT is set under valgrind (swiftrex-lab run sets it)."
+        case .unreadableOutput(let path, let problem):
             return "callgrind output '\(path)' is unusable: \(problem)"
-        case let .passFailed(status, log):
+        case .passFailed(let status, let log):
             return "the instruction pass under valgrind failed (exit \(status)); last lines of its log:\n\(log)"
         }
     }
@@ -94,7 +97,9 @@ public final class CallgrindSession {
     ///
     /// `settle` (``ScenarioBody/settle``) is awaited after the warm-up and after each counted run,
     /// outside the counts.
-    public func instructionsPerOperation(label: String, iterations fixed: Int?, settle: (@MainActor () async -> Void)? = nil, _ body: Measured) async throws -> (perOp: Double, iterations: Int) {
+    public func instructionsPerOperation(label: String, iterations fixed: Int?, settle: (@MainActor () async -> Void)? = nil, _ body: Measured)
+        async throws -> (perOp: Double, iterations: Int)
+    {
         // A warm-up over 64 iterations, uninstrumented: the loops cycle through their inputs (64
         // actions, 64 projections), and a first visit may do one-time work the counts must not see.
         await body(Self.warmUpIterations)
@@ -214,7 +219,8 @@ public final class CallgrindSession {
             }
         }
         if let trigger, foundTrigger != "Client Request: \(trigger)" {
-            throw InstructionCounterError.unreadableOutput(path: path, problem: "expected the dump of '\(trigger)', found \(foundTrigger.map { "'\($0)'" } ?? "no trigger line")")
+            throw InstructionCounterError.unreadableOutput(
+                path: path, problem: "expected the dump of '\(trigger)', found \(foundTrigger.map { "'\($0)'" } ?? "no trigger line")")
         }
         guard let figure = totals ?? summary else {
             throw InstructionCounterError.unreadableOutput(path: path, problem: "no 'totals:' or 'summary:' line")
@@ -266,7 +272,9 @@ public enum InstructionPass {
 
     /// Runs `executable count-instructions` under callgrind for the scenarios `filter` selects;
     /// progress lines go to `log`. Returns the figures and the counter's name.
-    public static func run(executable: String, filter: String?, log: @escaping @Sendable (String) -> Void) throws -> (measurements: [InstructionMeasurement], counter: String) {
+    public static func run(executable: String, filter: String?, log: @escaping @Sendable (String) -> Void) throws -> (
+        measurements: [InstructionMeasurement], counter: String
+    ) {
         guard let valgrind = findExecutable("valgrind", path: ProcessInfo.processInfo.environment["PATH"]) else {
             throw InstructionCounterError.valgrindMissing
         }

@@ -1,4 +1,5 @@
 import Foundation
+
 #if canImport(Glibc)
 import Glibc
 #endif
@@ -24,7 +25,9 @@ public enum MachineInfo {
         let sysname = withUnsafeBytes(of: &uts.sysname) { String(decoding: $0.prefix { $0 != 0 }, as: UTF8.self) }
         let release = withUnsafeBytes(of: &uts.release) { String(decoding: $0.prefix { $0 != 0 }, as: UTF8.self) }
         let revision = repositoryRoot.flatMap { run("/usr/bin/env", ["git", "-C", $0, "rev-parse", "HEAD"]) } ?? "unknown"
-        let dirty = repositoryRoot.flatMap { run("/usr/bin/env", ["git", "-C", $0, "status", "--porcelain", "--untracked-files=no"]) }.map { !$0.isEmpty }
+        let dirty = repositoryRoot.flatMap { run("/usr/bin/env", ["git", "-C", $0, "status", "--porcelain", "--untracked-files=no"]) }.map {
+            !$0.isEmpty
+        }
         let formatter = ISO8601DateFormatter()
         return MachineMetadata(
             host: process.hostName,
@@ -56,7 +59,8 @@ public enum MachineInfo {
     /// `swift --version` first line, else the compiler version the lab was built with.
     static func toolchain() -> String {
         if let output = run("/usr/bin/env", ["swift", "--version"]),
-           let line = output.split(separator: "\n").first(where: { $0.contains("Swift version") }) {
+            let line = output.split(separator: "\n").first(where: { $0.contains("Swift version") })
+        {
             return String(line).trimmingCharacters(in: .whitespaces)
         }
         return compilerVersion

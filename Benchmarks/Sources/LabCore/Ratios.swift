@@ -89,7 +89,8 @@ extension Harness {
         var ratios: [Double] = []
         ratios.reserveCapacity(rounds)
         for round in 0..<max(1, rounds) {
-            let top: Double, bottom: Double
+            let top: Double
+            let bottom: Double
             if round % 2 == 0 {
                 top = await perOperation(numerator, numeratorIterations)
                 bottom = await perOperation(denominator, denominatorIterations)
@@ -135,7 +136,9 @@ extension Runner {
                 ratio: summary, rounds: measured.ratios.count, iterations: [measured.iterations.numerator, measured.iterations.denominator])
             let verdict = pair.limit.map { record.meetsLimit ? " (limit \(format($0)): met)" : " (limit \(format($0)): MISSED)" } ?? ""
             let seconds = Double(monotonicNanoseconds() - start) / 1e9
-            log("ratio \(pair.label): \(format(summary.median))× [\(format(summary.min))–\(format(summary.max))]\(verdict) (\(fixed(seconds, digits: 1)) s)")
+            log(
+                "ratio \(pair.label): \(format(summary.median))× [\(format(summary.min))–\(format(summary.max))]\(verdict) (\(fixed(seconds, digits: 1)) s)"
+            )
             records.append(record)
         }
         return records

@@ -5,7 +5,9 @@ public enum Reports {
     /// File name (without `.svg`) of the chart comparing a run with the baseline.
     public static let comparisonChartName = "latest-vs-baseline"
 
-    private static let headers = ["benchmark", "size", "median time/op", "min", "p90", "max", "× naive", "allocs/op", "bytes/op", "instructions/op", "stack high-water"]
+    private static let headers = [
+        "benchmark", "size", "median time/op", "min", "p90", "max", "× naive", "allocs/op", "bytes/op", "instructions/op", "stack high-water",
+    ]
 
     private static func rows(_ file: ResultsFile) -> [[String]] {
         let norm = file.record(normalizingBenchmark)?.nsPerOp.median ?? 0

@@ -47,7 +47,12 @@ public struct BenchmarkRecord: Codable, Equatable, Sendable {
     public var residentBytes: Int?
 
     /// Creates a record.
-    public init(name: String, size: Int? = nil, nsPerOp: Summary, allocsPerOp: Double, bytesPerOp: Double, iterations: Int? = nil, samples: Int? = nil, allocationIterations: Int? = nil, allocationTolerance: Double? = nil, bytesTolerance: Double? = nil, instructionTolerance: Double? = nil, bytesAdvisory: Bool? = nil, instructionsPerOp: Double? = nil, instructionIterations: Int? = nil, stackBytes: Int? = nil, stackMarkBytes: Int? = nil, residentBytes: Int? = nil) {
+    public init(
+        name: String, size: Int? = nil, nsPerOp: Summary, allocsPerOp: Double, bytesPerOp: Double, iterations: Int? = nil, samples: Int? = nil,
+        allocationIterations: Int? = nil, allocationTolerance: Double? = nil, bytesTolerance: Double? = nil, instructionTolerance: Double? = nil,
+        bytesAdvisory: Bool? = nil, instructionsPerOp: Double? = nil, instructionIterations: Int? = nil, stackBytes: Int? = nil,
+        stackMarkBytes: Int? = nil, residentBytes: Int? = nil
+    ) {
         self.name = name
         self.size = size
         self.nsPerOp = nsPerOp
@@ -128,7 +133,10 @@ public struct MachineMetadata: Codable, Equatable, Sendable {
     public var allocatorSettings: String?
 
     /// Creates metadata.
-    public init(host: String, cores: Int, memoryBytes: UInt64, cpu: String? = nil, kernel: String, toolchain: String, allocator: String? = nil, date: String, gitRevision: String, gitDirty: Bool? = nil, mode: String, filter: String? = nil, instructionCounter: String? = nil) {
+    public init(
+        host: String, cores: Int, memoryBytes: UInt64, cpu: String? = nil, kernel: String, toolchain: String, allocator: String? = nil, date: String,
+        gitRevision: String, gitDirty: Bool? = nil, mode: String, filter: String? = nil, instructionCounter: String? = nil
+    ) {
         self.host = host
         self.cores = cores
         self.memoryBytes = memoryBytes
@@ -161,7 +169,9 @@ public struct ResultsFile: Codable, Equatable, Sendable {
     public static let currentSchemaVersion = 2
 
     /// Creates a results file.
-    public init(schemaVersion: Int = ResultsFile.currentSchemaVersion, metadata: MachineMetadata, benchmarks: [BenchmarkRecord], ratios: [RatioRecord]? = nil) {
+    public init(
+        schemaVersion: Int = ResultsFile.currentSchemaVersion, metadata: MachineMetadata, benchmarks: [BenchmarkRecord], ratios: [RatioRecord]? = nil
+    ) {
         self.schemaVersion = schemaVersion
         self.metadata = metadata
         self.benchmarks = benchmarks
@@ -237,7 +247,8 @@ public enum ResultsIO {
 
     private static func validate(_ file: ResultsFile, role: String, path: String) throws {
         guard file.schemaVersion == ResultsFile.currentSchemaVersion else {
-            throw ResultsInputError("\(role) file '\(path)' has schemaVersion \(file.schemaVersion); this lab reads version \(ResultsFile.currentSchemaVersion)")
+            throw ResultsInputError(
+                "\(role) file '\(path)' has schemaVersion \(file.schemaVersion); this lab reads version \(ResultsFile.currentSchemaVersion)")
         }
         var seen = Set<RecordKey>()
         for (index, record) in file.benchmarks.enumerated() {
@@ -246,8 +257,12 @@ public enum ResultsIO {
                 problem = "empty name"
             } else if !seen.insert(record.key).inserted {
                 problem = "duplicate record '\(record.key)'"
-            } else if ![record.nsPerOp.min, record.nsPerOp.median, record.nsPerOp.p90, record.nsPerOp.max, record.allocsPerOp, record.bytesPerOp, record.instructionsPerOp ?? 0].allSatisfy({ $0.isFinite && $0 >= 0 })
-                        || (record.stackBytes ?? 0) < 0 || (record.stackMarkBytes ?? 0) < 0 {
+            } else if ![
+                record.nsPerOp.min, record.nsPerOp.median, record.nsPerOp.p90, record.nsPerOp.max, record.allocsPerOp, record.bytesPerOp,
+                record.instructionsPerOp ?? 0,
+            ].allSatisfy({ $0.isFinite && $0 >= 0 })
+                || (record.stackBytes ?? 0) < 0 || (record.stackMarkBytes ?? 0) < 0
+            {
                 problem = "negative or non-finite measurement in '\(record.key)'"
             } else if !(record.nsPerOp.min <= record.nsPerOp.median && record.nsPerOp.median <= record.nsPerOp.max) {
                 problem = "nsPerOp of '\(record.key)' is not ordered (min ≤ median ≤ max)"
@@ -260,8 +275,11 @@ public enum ResultsIO {
         }
         for (index, ratio) in (file.ratios ?? []).enumerated() {
             let values = [ratio.ratio.min, ratio.ratio.median, ratio.ratio.p90, ratio.ratio.max, ratio.limit ?? 1]
-            if !values.allSatisfy({ $0.isFinite && $0 >= 0 }) || !(ratio.ratio.min <= ratio.ratio.median && ratio.ratio.median <= ratio.ratio.max) || ratio.rounds < 1 {
-                throw ResultsInputError("\(role) file '\(path)' is malformed: ratios[\(index)]: negative, non-finite or unordered ratio '\(ratio.label)'")
+            if !values.allSatisfy({ $0.isFinite && $0 >= 0 }) || !(ratio.ratio.min <= ratio.ratio.median && ratio.ratio.median <= ratio.ratio.max)
+                || ratio.rounds < 1
+            {
+                throw ResultsInputError(
+                    "\(role) file '\(path)' is malformed: ratios[\(index)]: negative, non-finite or unordered ratio '\(ratio.label)'")
             }
         }
     }
@@ -272,14 +290,14 @@ public enum ResultsIO {
             return text.isEmpty ? "top level" : String(text.drop { $0 == "." })
         }
         switch error {
-        case let .keyNotFound(key, context):
+        case .keyNotFound(let key, let context):
             let at = context.codingPath.isEmpty ? "" : " in \(path(context.codingPath))"
             return "missing field '\(key.stringValue)'\(at)"
-        case let .typeMismatch(type, context):
+        case .typeMismatch(let type, let context):
             return "wrong type at \(path(context.codingPath)) (expected \(type))"
-        case let .valueNotFound(type, context):
+        case .valueNotFound(let type, let context):
             return "null value at \(path(context.codingPath)) (expected \(type))"
-        case let .dataCorrupted(context):
+        case .dataCorrupted(let context):
             if context.codingPath.isEmpty { return "not valid JSON" }
             return "invalid value at \(path(context.codingPath)): \(context.debugDescription)"
         @unknown default:

@@ -85,7 +85,8 @@ public enum SVGChart {
     public static func scale(for values: [Double]) -> Scale {
         let finite = values.filter(\.isFinite)
         if let low = finite.min(), let high = finite.max(), low > 0, high / low > 100 {
-            return .logarithmic(low: Int(log10(low).rounded(.down)), high: max(Int((log10(high) - 1e-9).rounded(.up)), Int(log10(low).rounded(.down)) + 1))
+            return .logarithmic(
+                low: Int(log10(low).rounded(.down)), high: max(Int((log10(high) - 1e-9).rounded(.up)), Int(log10(low).rounded(.down)) + 1))
         }
         return .linear(max: niceCeiling(finite.max() ?? 1))
     }
@@ -101,7 +102,9 @@ public enum SVGChart {
     /// when given.
     public static func chart(for name: String, in file: ResultsFile, baseline: ResultsFile? = nil) -> String {
         func series(_ source: ResultsFile, _ scenario: String, _ value: (BenchmarkRecord) -> Double?, style: Series.Style, label: String) -> Series? {
-            let points = source.benchmarks.filter { $0.name == scenario && $0.size != nil }.compactMap { record in value(record).map { (record.size!, $0) } }
+            let points = source.benchmarks.filter { $0.name == scenario && $0.size != nil }.compactMap { record in
+                value(record).map { (record.size!, $0) }
+            }
             return points.isEmpty ? nil : Series(label: label, points: points, style: style)
         }
         func lines(_ value: (BenchmarkRecord) -> Double?) -> [Series] {
@@ -124,13 +127,17 @@ public enum SVGChart {
 
     /// Renders panels side by side. Pure; deterministic output.
     public static func render(title: String, panels: [Panel]) -> String {
-        let panelWidth = 440.0, panelHeight = 300.0, top = 56.0
+        let panelWidth = 440.0
+        let panelHeight = 300.0
+        let top = 56.0
         let width = panelWidth * Double(max(panels.count, 1)) + 20
         let height = top + panelHeight + 40
-        var svg = "<svg xmlns=\"http://www.w3.org/2000/svg\" width=\"\(Int(width))\" height=\"\(Int(height))\" viewBox=\"0 0 \(Int(width)) \(Int(height))\" font-family=\"Helvetica, Arial, sans-serif\" font-size=\"12\">\n"
+        var svg =
+            "<svg xmlns=\"http://www.w3.org/2000/svg\" width=\"\(Int(width))\" height=\"\(Int(height))\" viewBox=\"0 0 \(Int(width)) \(Int(height))\" font-family=\"Helvetica, Arial, sans-serif\" font-size=\"12\">\n"
         svg += "<rect width=\"100%\" height=\"100%\" fill=\"white\"/>\n"
         svg += "<text x=\"20\" y=\"24\" font-size=\"16\" font-weight=\"bold\">\(escape(title))</text>\n"
-        svg += "<text x=\"20\" y=\"42\" fill=\"#555\">cost per operation against size (log x axis; log y axis where values span more than two decades); flat = O(1), rising = grows with size</text>\n"
+        svg +=
+            "<text x=\"20\" y=\"42\" fill=\"#555\">cost per operation against size (log x axis; log y axis where values span more than two decades); flat = O(1), rising = grows with size</text>\n"
         for (index, panel) in panels.enumerated() {
             svg += renderPanel(panel, originX: 10 + Double(index) * panelWidth, originY: top, width: panelWidth - 10, height: panelHeight)
         }
@@ -147,8 +154,10 @@ public enum SVGChart {
     }
 
     private static func renderPanel(_ panel: Panel, originX: Double, originY: Double, width: Double, height: Double) -> String {
-        let left = originX + 64, right = originX + width - 12
-        let topY = originY + 24, bottom = originY + height - 36
+        let left = originX + 64
+        let right = originX + width - 12
+        let topY = originY + 24
+        let bottom = originY + height - 36
         let sizes = panel.series.flatMap { $0.points.map(\.0) }.filter { $0 > 0 }
         let values = panel.series.flatMap { $0.points.map(\.1) }
         let minExp = floor10(Double(sizes.min() ?? 100))
@@ -161,9 +170,9 @@ public enum SVGChart {
         }
         func y(_ value: Double) -> Double {
             switch scale {
-            case let .linear(yMax):
+            case .linear(let yMax):
                 return bottom - (max(value, 0) / yMax) * (bottom - topY)
-            case let .logarithmic(low, high):
+            case .logarithmic(let low, let high):
                 let position = (log10(max(value, pow(10, Double(low)))) - Double(low)) / Double(high - low)
                 return bottom - position * (bottom - topY)
             }
@@ -178,8 +187,8 @@ public enum SVGChart {
         // Grid and y labels.
         let ticks: [Double]
         switch scale {
-        case let .linear(yMax): ticks = (0...4).map { yMax * Double($0) / 4 }
-        case let .logarithmic(low, high): ticks = (low...high).map { pow(10, Double($0)) }
+        case .linear(let yMax): ticks = (0...4).map { yMax * Double($0) / 4 }
+        case .logarithmic(let low, let high): ticks = (low...high).map { pow(10, Double($0)) }
         }
         for value in ticks {
             let yy = y(value)
@@ -204,13 +213,16 @@ public enum SVGChart {
             let path = points.map { "\(r(x($0.0))),\(r(y($0.1)))" }.joined(separator: " ")
             out += "<polyline fill=\"none\" stroke=\"\(stroke)\" stroke-width=\"2\"\(dash) points=\"\(path)\"/>\n"
             for point in points {
-                out += "<circle cx=\"\(r(x(point.0)))\" cy=\"\(r(y(point.1)))\" r=\"3.5\" fill=\"\(stroke)\"><title>\(escape(item.label)) size \(point.0): \(escape(panel.unit.label(point.1)))</title></circle>\n"
+                out +=
+                    "<circle cx=\"\(r(x(point.0)))\" cy=\"\(r(y(point.1)))\" r=\"3.5\" fill=\"\(stroke)\"><title>\(escape(item.label)) size \(point.0): \(escape(panel.unit.label(point.1)))</title></circle>\n"
                 if item.style == .main {
-                    out += "<text x=\"\(r(x(point.0)))\" y=\"\(r(y(point.1) - 8))\" text-anchor=\"middle\" font-size=\"10\" fill=\"\(stroke)\">\(escape(panel.unit.label(point.1)))</text>\n"
+                    out +=
+                        "<text x=\"\(r(x(point.0)))\" y=\"\(r(y(point.1) - 8))\" text-anchor=\"middle\" font-size=\"10\" fill=\"\(stroke)\">\(escape(panel.unit.label(point.1)))</text>\n"
                 }
             }
             let legendY = topY + 4 + Double(index) * 16
-            out += "<line x1=\"\(r(right - 190))\" y1=\"\(r(legendY))\" x2=\"\(r(right - 168))\" y2=\"\(r(legendY))\" stroke=\"\(stroke)\" stroke-width=\"2\"\(dash)/>\n"
+            out +=
+                "<line x1=\"\(r(right - 190))\" y1=\"\(r(legendY))\" x2=\"\(r(right - 168))\" y2=\"\(r(legendY))\" stroke=\"\(stroke)\" stroke-width=\"2\"\(dash)/>\n"
             out += "<text x=\"\(r(right - 164))\" y=\"\(r(legendY + 4))\" font-size=\"11\">\(escape(item.label))</text>\n"
         }
         out += "</g>\n"
@@ -243,50 +255,69 @@ public enum SVGChart {
             if let instructions { notes.append("instr \(signedPercent(instructions - 1))") }
             if base.allocsPerOp != record.allocsPerOp { notes.append("allocs \(format(base.allocsPerOp)) → \(format(record.allocsPerOp))") }
             if abs(base.bytesPerOp - record.bytesPerOp) > 0.5 { notes.append("bytes \(format(base.bytesPerOp)) → \(format(record.bytesPerOp))") }
-            if let s0 = base.stackBytes, let s1 = record.stackBytes, s0 != s1 { notes.append("stack \(formatBytes(Double(s0))) → \(formatBytes(Double(s1)))") }
+            if let s0 = base.stackBytes, let s1 = record.stackBytes, s0 != s1 {
+                notes.append("stack \(formatBytes(Double(s0))) → \(formatBytes(Double(s1)))")
+            }
             if let time { notes.insert("time ×\(format(time))", at: 0) }
             rows.append(Row(key: record.key.description, time: time, instructions: instructions, notes: notes))
         }
         let ratios = rows.flatMap { [$0.time, $0.instructions].compactMap { $0 } }
         let lowExp = min(-1.0, (log2(ratios.min() ?? 1)).rounded(.down))
         let highExp = max(1.0, (log2(ratios.max() ?? 1)).rounded(.up))
-        let rowHeight = 18.0, top = 88.0, labelWidth = 330.0, axisWidth = 420.0, notesWidth = 420.0
-        let left = 20 + labelWidth, right = left + axisWidth
+        let rowHeight = 18.0
+        let top = 88.0
+        let labelWidth = 330.0
+        let axisWidth = 420.0
+        let notesWidth = 420.0
+        let left = 20 + labelWidth
+        let right = left + axisWidth
         let width = right + notesWidth + 20
         let height = top + Double(max(rows.count, 1)) * rowHeight + 40
         func x(_ ratio: Double) -> Double {
             left + (log2(min(max(ratio, pow(2, lowExp)), pow(2, highExp))) - lowExp) / (highExp - lowExp) * axisWidth
         }
-        var svg = "<svg xmlns=\"http://www.w3.org/2000/svg\" width=\"\(Int(width))\" height=\"\(Int(height))\" viewBox=\"0 0 \(Int(width)) \(Int(height))\" font-family=\"Helvetica, Arial, sans-serif\" font-size=\"11\">\n"
+        var svg =
+            "<svg xmlns=\"http://www.w3.org/2000/svg\" width=\"\(Int(width))\" height=\"\(Int(height))\" viewBox=\"0 0 \(Int(width)) \(Int(height))\" font-family=\"Helvetica, Arial, sans-serif\" font-size=\"11\">\n"
         svg += "<rect width=\"100%\" height=\"100%\" fill=\"white\"/>\n"
         svg += "<text x=\"20\" y=\"24\" font-size=\"16\" font-weight=\"bold\">latest against baseline</text>\n"
-        svg += "<text x=\"20\" y=\"42\" fill=\"#555\">\(escape("latest \(current.metadata.gitRevision.prefix(12)) (\(current.metadata.mode), \(current.metadata.date)) ÷ baseline \(baseline.metadata.gitRevision.prefix(12)) (\(baseline.metadata.mode), \(baseline.metadata.date)); log axis, 1 = unchanged"))</text>\n"
-        svg += "<text x=\"20\" y=\"58\" fill=\"#555\">\(escape("● time ratio (median ÷ naive.dispatch of the same run; advisory, grey band ±\(format(options.timeTolerance * 100)) %)   ◆ instructions ratio (gated ±\(format(options.instructionTolerance * 100)) %, orange band)"))</text>\n"
+        svg +=
+            "<text x=\"20\" y=\"42\" fill=\"#555\">\(escape("latest \(current.metadata.gitRevision.prefix(12)) (\(current.metadata.mode), \(current.metadata.date)) ÷ baseline \(baseline.metadata.gitRevision.prefix(12)) (\(baseline.metadata.mode), \(baseline.metadata.date)); log axis, 1 = unchanged"))</text>\n"
+        svg +=
+            "<text x=\"20\" y=\"58\" fill=\"#555\">\(escape("● time ratio (median ÷ naive.dispatch of the same run; advisory, grey band ±\(format(options.timeTolerance * 100)) %)   ◆ instructions ratio (gated ±\(format(options.instructionTolerance * 100)) %, orange band)"))</text>\n"
         // Bands, grid and axis labels.
-        let timeLow = x(1 / (1 + options.timeTolerance)), timeHigh = x(1 + options.timeTolerance)
-        let plotTop = top - 6, plotBottom = top + Double(rows.count) * rowHeight
-        svg += "<rect x=\"\(r(timeLow))\" y=\"\(r(plotTop))\" width=\"\(r(timeHigh - timeLow))\" height=\"\(r(plotBottom - plotTop))\" fill=\"#f2f2f2\"/>\n"
-        let instructionLow = x(1 - options.instructionTolerance), instructionHigh = x(1 + options.instructionTolerance)
-        svg += "<rect x=\"\(r(instructionLow))\" y=\"\(r(plotTop))\" width=\"\(r(max(instructionHigh - instructionLow, 1)))\" height=\"\(r(plotBottom - plotTop))\" fill=\"#fbe3cc\"/>\n"
+        let timeLow = x(1 / (1 + options.timeTolerance))
+        let timeHigh = x(1 + options.timeTolerance)
+        let plotTop = top - 6
+        let plotBottom = top + Double(rows.count) * rowHeight
+        svg +=
+            "<rect x=\"\(r(timeLow))\" y=\"\(r(plotTop))\" width=\"\(r(timeHigh - timeLow))\" height=\"\(r(plotBottom - plotTop))\" fill=\"#f2f2f2\"/>\n"
+        let instructionLow = x(1 - options.instructionTolerance)
+        let instructionHigh = x(1 + options.instructionTolerance)
+        svg +=
+            "<rect x=\"\(r(instructionLow))\" y=\"\(r(plotTop))\" width=\"\(r(max(instructionHigh - instructionLow, 1)))\" height=\"\(r(plotBottom - plotTop))\" fill=\"#fbe3cc\"/>\n"
         for exponent in Int(lowExp)...Int(highExp) {
             let ratio = pow(2, Double(exponent))
             let xx = x(ratio)
-            svg += "<line x1=\"\(r(xx))\" y1=\"\(r(plotTop))\" x2=\"\(r(xx))\" y2=\"\(r(plotBottom))\" stroke=\"\(exponent == 0 ? "#333" : "#e0e0e0")\"/>\n"
+            svg +=
+                "<line x1=\"\(r(xx))\" y1=\"\(r(plotTop))\" x2=\"\(r(xx))\" y2=\"\(r(plotBottom))\" stroke=\"\(exponent == 0 ? "#333" : "#e0e0e0")\"/>\n"
             svg += "<text x=\"\(r(xx))\" y=\"\(r(plotTop - 6))\" text-anchor=\"middle\" fill=\"#444\">×\(format(ratio))</text>\n"
         }
         for (index, row) in rows.enumerated() {
             let yy = top + Double(index) * rowHeight + rowHeight / 2
             if index % 2 == 1 {
-                svg += "<rect x=\"20\" y=\"\(r(yy - rowHeight / 2))\" width=\"\(r(width - 40))\" height=\"\(r(rowHeight))\" fill=\"#000\" fill-opacity=\"0.03\"/>\n"
+                svg +=
+                    "<rect x=\"20\" y=\"\(r(yy - rowHeight / 2))\" width=\"\(r(width - 40))\" height=\"\(r(rowHeight))\" fill=\"#000\" fill-opacity=\"0.03\"/>\n"
             }
             svg += "<text x=\"\(r(left - 8))\" y=\"\(r(yy + 4))\" text-anchor=\"end\">\(escape(row.key))</text>\n"
             if let time = row.time {
-                svg += "<circle cx=\"\(r(x(time)))\" cy=\"\(r(yy))\" r=\"4\" fill=\"#1f6feb\"><title>\(escape(row.key)) time ×\(format(time))</title></circle>\n"
+                svg +=
+                    "<circle cx=\"\(r(x(time)))\" cy=\"\(r(yy))\" r=\"4\" fill=\"#1f6feb\"><title>\(escape(row.key)) time ×\(format(time))</title></circle>\n"
             }
             if let instructions = row.instructions {
                 let xx = x(instructions)
                 let fill = abs(instructions - 1) > options.instructionTolerance ? "#c62828" : "#d9822b"
-                svg += "<path d=\"M \(r(xx)) \(r(yy - 5)) L \(r(xx + 5)) \(r(yy)) L \(r(xx)) \(r(yy + 5)) L \(r(xx - 5)) \(r(yy)) Z\" fill=\"\(fill)\"><title>\(escape(row.key)) instructions \(signedPercent(instructions - 1))</title></path>\n"
+                svg +=
+                    "<path d=\"M \(r(xx)) \(r(yy - 5)) L \(r(xx + 5)) \(r(yy)) L \(r(xx)) \(r(yy + 5)) L \(r(xx - 5)) \(r(yy)) Z\" fill=\"\(fill)\"><title>\(escape(row.key)) instructions \(signedPercent(instructions - 1))</title></path>\n"
             }
             svg += "<text x=\"\(r(right + 12))\" y=\"\(r(yy + 4))\" fill=\"#444\">\(escape(row.notes.joined(separator: " · ")))</text>\n"
         }

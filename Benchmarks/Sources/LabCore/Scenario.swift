@@ -91,7 +91,7 @@ public enum InstructionCounting: Sendable, Equatable {
         switch self {
         case .skipped, .asynchronous: return []
         case .serialized: return InstructionCounting.default.countedSizes(sizes)
-        case let .counted(_, maxSize):
+        case .counted(_, let maxSize):
             guard let sizes else { return nil }
             let eligible = sizes.filter { maxSize == nil || $0 <= maxSize! }.sorted()
             guard let smallest = eligible.first, let largest = eligible.last else { return [] }
@@ -137,7 +137,10 @@ public struct Scenario {
     public var setup: @MainActor (Int?) -> ScenarioBody
 
     /// A sized scenario whose setup returns the measured closure.
-    public init(name: String, sizes: [Int], allocationIterations: Int? = nil, instructionTolerance: Double = 0, instructions: InstructionCounting = .default, setup: @escaping @MainActor (Int) -> Measured) {
+    public init(
+        name: String, sizes: [Int], allocationIterations: Int? = nil, instructionTolerance: Double = 0, instructions: InstructionCounting = .default,
+        setup: @escaping @MainActor (Int) -> Measured
+    ) {
         self.name = name
         self.sizes = sizes
         self.isBaseline = false
@@ -148,7 +151,10 @@ public struct Scenario {
     }
 
     /// An unsized scenario whose setup returns the measured closure.
-    public init(name: String, isBaseline: Bool = false, allocationIterations: Int? = nil, allocationTolerance: Double = 0, minimumIterations: Int = 1, instructionTolerance: Double = 0, instructions: InstructionCounting = .default, setup: @escaping @MainActor () -> Measured) {
+    public init(
+        name: String, isBaseline: Bool = false, allocationIterations: Int? = nil, allocationTolerance: Double = 0, minimumIterations: Int = 1,
+        instructionTolerance: Double = 0, instructions: InstructionCounting = .default, setup: @escaping @MainActor () -> Measured
+    ) {
         self.name = name
         self.sizes = nil
         self.isBaseline = isBaseline
@@ -162,7 +168,10 @@ public struct Scenario {
 
     /// A scenario whose setup returns a full `ScenarioBody` (extras such as a stack probe or a
     /// settle step).
-    public init(name: String, sizes: [Int]? = nil, allocationIterations: Int? = nil, allocationTolerance: Double = 0, instructionTolerance: Double = 0, instructions: InstructionCounting = .default, body: @escaping @MainActor (Int?) -> ScenarioBody) {
+    public init(
+        name: String, sizes: [Int]? = nil, allocationIterations: Int? = nil, allocationTolerance: Double = 0, instructionTolerance: Double = 0,
+        instructions: InstructionCounting = .default, body: @escaping @MainActor (Int?) -> ScenarioBody
+    ) {
         self.name = name
         self.sizes = sizes
         self.isBaseline = false
@@ -212,7 +221,7 @@ public struct Scenario {
     /// scenario fixes one; nil lets the pass choose it from a one-iteration probe.
     public var fixedInstructionIterations: Int? {
         switch instructions {
-        case let .counted(iterations?, _), let .serialized(iterations?): return max(1, iterations)
+        case .counted(let iterations?, _), .serialized(let iterations?): return max(1, iterations)
         default: return nil
         }
     }
@@ -268,7 +277,9 @@ public struct Runner {
             (0..<3).map { _ in probe() }.min { $0.highWater < $1.highWater }!
         }
         if let stack, stack.isSaturated {
-            log("warning: \(RecordKey(name: scenario.name, size: size)): the stack probe saturated; the high-water is at least \(stack.highWater) bytes")
+            log(
+                "warning: \(RecordKey(name: scenario.name, size: size)): the stack probe saturated; the high-water is at least \(stack.highWater) bytes"
+            )
         }
         return BenchmarkRecord(
             name: scenario.name,
@@ -293,7 +304,9 @@ public struct Runner {
     /// iteration count until a reading repeats, with the tolerance its record carries.
     public func measureAllocations(_ scenario: Scenario, size: Int?, body: ScenarioBody) async -> AllocationMeasurement {
         let allocationIterations = scenario.allocationIterations ?? configuration.allocationIterations
-        let allocations = await Harness.allocations(body.run, settle: body.settle, iterations: allocationIterations, repeats: configuration.allocationRepeats, counter: counter, warmUp: false)
+        let allocations = await Harness.allocations(
+            body.run, settle: body.settle, iterations: allocationIterations, repeats: configuration.allocationRepeats, counter: counter, warmUp: false
+        )
         let allocsPerOp = Double(allocations.count) / Double(allocationIterations)
         let bytesPerOp = Double(allocations.bytes) / Double(allocationIterations)
         let tolerance = scenario.tolerance(allocationsPerOp: allocsPerOp, bytesPerOp: bytesPerOp)

@@ -1,4 +1,5 @@
 import Foundation
+
 #if canImport(Glibc)
 import Glibc
 #elseif canImport(Darwin)
@@ -42,7 +43,8 @@ public enum Subprocess {
     ) throws -> Int32 {
         var fds: [Int32] = [0, 0]
         guard pipe(&fds) == 0 else { throw SpawnError(executable: executable, code: errno) }
-        let readEnd = fds[0], writeEnd = fds[1]
+        let readEnd = fds[0]
+        let writeEnd = fds[1]
 
         #if canImport(Glibc)
         var actions = posix_spawn_file_actions_t()

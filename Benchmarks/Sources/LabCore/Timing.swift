@@ -58,7 +58,11 @@ public struct RunConfiguration: Sendable, Equatable {
     public var ratioSampleNanoseconds: UInt64
 
     /// Creates a configuration.
-    public init(mode: String, samples: Int, targetSampleNanoseconds: UInt64, budgetNanoseconds: UInt64 = .max, minimumSamples: Int = 3, allocationIterations: Int = RunConfiguration.defaultAllocationIterations, allocationRepeats: Int = 3, ratioRounds: Int = 15, ratioSampleNanoseconds: UInt64 = 2_000_000) {
+    public init(
+        mode: String, samples: Int, targetSampleNanoseconds: UInt64, budgetNanoseconds: UInt64 = .max, minimumSamples: Int = 3,
+        allocationIterations: Int = RunConfiguration.defaultAllocationIterations, allocationRepeats: Int = 3, ratioRounds: Int = 15,
+        ratioSampleNanoseconds: UInt64 = 2_000_000
+    ) {
         self.mode = mode
         self.samples = samples
         self.targetSampleNanoseconds = targetSampleNanoseconds
@@ -74,10 +78,14 @@ public struct RunConfiguration: Sendable, Equatable {
     public static let defaultAllocationIterations = 1000
     /// `--quick`: 5 samples of ~2 ms (CI, smoke runs); at most ~0.3 s of samples per benchmark;
     /// paired ratios over 41 rounds of ~2 ms samples (about 0.2 s a pair).
-    public static let quick = RunConfiguration(mode: "quick", samples: 5, targetSampleNanoseconds: 2_000_000, budgetNanoseconds: 300_000_000, ratioRounds: 41, ratioSampleNanoseconds: 2_000_000)
+    public static let quick = RunConfiguration(
+        mode: "quick", samples: 5, targetSampleNanoseconds: 2_000_000, budgetNanoseconds: 300_000_000, ratioRounds: 41,
+        ratioSampleNanoseconds: 2_000_000)
     /// Default: 31 samples of ~40 ms; at most ~4 s of samples per benchmark; paired ratios over 61
     /// rounds of ~10 ms samples (about 1.3 s a pair).
-    public static let full = RunConfiguration(mode: "full", samples: 31, targetSampleNanoseconds: 40_000_000, budgetNanoseconds: 4_000_000_000, ratioRounds: 61, ratioSampleNanoseconds: 10_000_000)
+    public static let full = RunConfiguration(
+        mode: "full", samples: 31, targetSampleNanoseconds: 40_000_000, budgetNanoseconds: 4_000_000_000, ratioRounds: 61,
+        ratioSampleNanoseconds: 10_000_000)
 }
 
 /// The outcome of sizing a sample (``Harness/sampleSize(_:settle:target:minimumIterations:maxIterations:clock:)``).
@@ -141,7 +149,10 @@ public enum Harness {
     /// ``Scenario/minimumIterations``), where scaling starts. `settle`
     /// (``ScenarioBody/settle``) is awaited after every call, untimed.
     @MainActor
-    public static func time(_ body: @MainActor (Int) async -> Void, settle: (@MainActor () async -> Void)? = nil, configuration: RunConfiguration, minimumIterations: Int = 1, maxIterations: Int = 1 << 34) async -> TimingResult {
+    public static func time(
+        _ body: @MainActor (Int) async -> Void, settle: (@MainActor () async -> Void)? = nil, configuration: RunConfiguration,
+        minimumIterations: Int = 1, maxIterations: Int = 1 << 34
+    ) async -> TimingResult {
         let target = max(configuration.targetSampleNanoseconds, 1)
         let size = await sampleSize(body, settle: settle, target: target, minimumIterations: minimumIterations, maxIterations: maxIterations)
         let final = size.iterations
@@ -174,7 +185,10 @@ public enum Harness {
     /// first. `settle` is awaited after every run, outside the reading. Deterministic:
     /// independent of the timing configuration.
     @MainActor
-    public static func allocations(_ body: @MainActor (Int) async -> Void, settle: (@MainActor () async -> Void)? = nil, iterations: Int, repeats: Int, counter: AllocationCounter, warmUp: Bool = true) async -> AllocationSnapshot {
+    public static func allocations(
+        _ body: @MainActor (Int) async -> Void, settle: (@MainActor () async -> Void)? = nil, iterations: Int, repeats: Int,
+        counter: AllocationCounter, warmUp: Bool = true
+    ) async -> AllocationSnapshot {
         if warmUp {
             await body(iterations)
             await settle?()

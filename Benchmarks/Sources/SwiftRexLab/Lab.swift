@@ -1,5 +1,5 @@
-import Foundation
 import CJemalloc
+import Foundation
 import LabCore
 
 /// Entry point of `swiftrex-lab`: benchmarks, compare and allocation profiling.
@@ -20,17 +20,17 @@ struct SwiftRexLab {
                     print(scenario.name + (scenario.sizes.map { "  sizes: " + $0.map(String.init).joined(separator: ", ") } ?? ""))
                 }
                 code = .success
-            case let .run(options):
+            case .run(let options):
                 code = await runBenchmarks(options)
-            case let .compare(current, baseline, options, chart):
+            case .compare(let current, let baseline, let options, let chart):
                 code = compare(current: current, baseline: baseline, options: options, chart: chart)
-            case let .countInstructions(filter, output):
+            case .countInstructions(let filter, let output):
                 code = await countInstructions(filter: filter, output: output)
-            case let .countAllocations(filter, output):
+            case .countAllocations(let filter, let output):
                 code = await countAllocations(filter: filter, output: output)
-            case let .profile(options):
+            case .profile(let options):
                 code = await profile(options)
-            case let .soak(options):
+            case .soak(let options):
                 code = await soak(options)
             }
         } catch {
@@ -71,7 +71,8 @@ struct SwiftRexLab {
         do {
             (counter, sizeClasses) = try calibratedCounter()
         } catch {
-            return fail("\(error)\nRefusing to run: allocation figures would be wrong. Build with jemalloc linked (libjemalloc-dev, pkg-config jemalloc).")
+            return fail(
+                "\(error)\nRefusing to run: allocation figures would be wrong. Build with jemalloc linked (libjemalloc-dev, pkg-config jemalloc).")
         }
         if options.countInstructions {
             do {
@@ -89,18 +90,25 @@ struct SwiftRexLab {
         let configuration = options.quick ? RunConfiguration.quick : RunConfiguration.full
         let root = repositoryRoot()
         var metadata = MachineInfo.collect(mode: configuration.mode, filter: options.filter, repositoryRoot: root)
-        print("swiftrex-lab: \(jobs.count) benchmarks, \(configuration.mode) mode (up to \(configuration.samples) samples × ~\(formatDuration(Double(configuration.targetSampleNanoseconds))); allocations over \(configuration.allocationIterations) iterations, until a reading repeats)")
-        print("calibration: 1000 objects and \(sizeClasses.summary) counted exactly (\(metadata.allocator ?? "jemalloc")); revision \(metadata.gitRevision.prefix(12)); \(metadata.toolchain)")
+        print(
+            "swiftrex-lab: \(jobs.count) benchmarks, \(configuration.mode) mode (up to \(configuration.samples) samples × ~\(formatDuration(Double(configuration.targetSampleNanoseconds))); allocations over \(configuration.allocationIterations) iterations, until a reading repeats)"
+        )
+        print(
+            "calibration: 1000 objects and \(sizeClasses.summary) counted exactly (\(metadata.allocator ?? "jemalloc")); revision \(metadata.gitRevision.prefix(12)); \(metadata.toolchain)"
+        )
         // With thread caches on, other threads' allocations reach the statistics late: times are
         // taken here and allocations counted by a second process with the caches off.
         let separateAllocationPass = AllocationPass.isNeeded
-        metadata.allocatorSettings = separateAllocationPass
+        metadata.allocatorSettings =
+            separateAllocationPass
             ? "timed with thread caches on; allocations counted in a second process with MALLOC_CONF=\(AllocationPass.mallocConfiguration)"
             : "thread caches off (MALLOC_CONF=\(ProcessInfo.processInfo.environment["MALLOC_CONF"] ?? "")): timed and counted in one process"
         print("allocator: \(metadata.allocatorSettings!)")
         let runner = Runner(configuration: configuration, counter: counter, countsAllocations: !separateAllocationPass, log: { print($0) })
         var records = await runner.run(scenarios, filter: options.filter)
-        print("\npaired ratios: \(configuration.ratioRounds) rounds of ~\(formatDuration(Double(configuration.ratioSampleNanoseconds))) samples, the two scenarios alternating")
+        print(
+            "\npaired ratios: \(configuration.ratioRounds) rounds of ~\(formatDuration(Double(configuration.ratioSampleNanoseconds))) samples, the two scenarios alternating"
+        )
         let ratios = await runner.measureRatios(RatioRegistry.all, scenarios: scenarios, filter: options.filter)
         if separateAllocationPass {
             let passStart = monotonicNanoseconds()
@@ -117,7 +125,9 @@ struct SwiftRexLab {
 
         if options.countInstructions {
             let passStart = monotonicNanoseconds()
-            print("\ninstructions: counting under valgrind's callgrind (deterministic; \(jobs.filter { $0.0.countsInstructions(size: $0.1) }.count) of \(jobs.count) benchmarks)")
+            print(
+                "\ninstructions: counting under valgrind's callgrind (deterministic; \(jobs.filter { $0.0.countsInstructions(size: $0.1) }.count) of \(jobs.count) benchmarks)"
+            )
             do {
                 let pass = try InstructionPass.run(executable: executablePath(), filter: options.filter, log: { print("  " + $0) })
                 records = InstructionPass.merge(pass.measurements, into: records)
@@ -130,7 +140,9 @@ struct SwiftRexLab {
         let file = ResultsFile(metadata: metadata, benchmarks: records, ratios: ratios)
         print("")
         print(Reports.table(file))
-        print("\nmeasured in \(fixed(Double(monotonicNanoseconds() - started) / 1e9, digits: 1)) s (time, allocations, bytes, stack: \(fixed(nativeSeconds, digits: 1)) s)")
+        print(
+            "\nmeasured in \(fixed(Double(monotonicNanoseconds() - started) / 1e9, digits: 1)) s (time, allocations, bytes, stack: \(fixed(nativeSeconds, digits: 1)) s)"
+        )
         guard options.writeFiles else { return .success }
 
         let directory = options.outputDirectory ?? (root.map { $0 + "/Results" } ?? FileManager.default.currentDirectoryPath + "/Results")
@@ -142,12 +154,15 @@ struct SwiftRexLab {
             let charts = SVGChart.chartedScenarios(file)
             try FileManager.default.createDirectory(atPath: directory + "/charts", withIntermediateDirectories: true)
             for chart in charts {
-                try Data(SVGChart.chart(for: chart, in: file, baseline: baseline).utf8).write(to: URL(fileURLWithPath: directory + "/charts/\(chart).svg"))
+                try Data(SVGChart.chart(for: chart, in: file, baseline: baseline).utf8).write(
+                    to: URL(fileURLWithPath: directory + "/charts/\(chart).svg"))
             }
             if let baseline {
-                try Data(SVGChart.comparison(current: file, baseline: baseline).utf8).write(to: URL(fileURLWithPath: directory + "/charts/\(Reports.comparisonChartName).svg"))
+                try Data(SVGChart.comparison(current: file, baseline: baseline).utf8).write(
+                    to: URL(fileURLWithPath: directory + "/charts/\(Reports.comparisonChartName).svg"))
             }
-            try Data(Reports.markdown(file, charts: charts, comparisonChart: baseline != nil).utf8).write(to: URL(fileURLWithPath: directory + "/latest.md"))
+            try Data(Reports.markdown(file, charts: charts, comparisonChart: baseline != nil).utf8).write(
+                to: URL(fileURLWithPath: directory + "/latest.md"))
             print("\nwrote \(directory)/latest.json, latest.md and \(charts.count + (baseline == nil ? 0 : 1)) chart(s) in charts/")
         } catch {
             return fail("cannot write results to \(directory): \(error)")
@@ -185,7 +200,8 @@ struct SwiftRexLab {
                 // earlier scenarios (or the process's start) left in the heap.
                 let (perOp, iterations) = try await CallgrindSession.inFreshArena {
                     let body = scenario.setup(size)
-                    return try await session.instructionsPerOperation(label: key.description, iterations: scenario.fixedInstructionIterations, settle: body.settle, body.run)
+                    return try await session.instructionsPerOperation(
+                        label: key.description, iterations: scenario.fixedInstructionIterations, settle: body.settle, body.run)
                 }
                 measurements.append(InstructionMeasurement(name: scenario.name, size: size, instructionsPerOp: max(0, perOp), iterations: iterations))
                 let position = String(index + 1).leftPaddedForLab(to: width) + "/\(jobs.count)"
@@ -237,7 +253,9 @@ struct SwiftRexLab {
             let measurement = await runner.measureAllocations(scenario, size: size, body: scenario.setup(size))
             measurements.append(measurement)
             let position = String(index + 1).leftPaddedForLab(to: width) + "/\(jobs.count)"
-            print("[\(position)] \(measurement.key): \(format(measurement.allocsPerOp)) allocs/op, \(format(measurement.bytesPerOp)) B/op (\(fixed(Double(monotonicNanoseconds() - start) / 1e9, digits: 1)) s)")
+            print(
+                "[\(position)] \(measurement.key): \(format(measurement.allocsPerOp)) allocs/op, \(format(measurement.bytesPerOp)) B/op (\(fixed(Double(monotonicNanoseconds() - start) / 1e9, digits: 1)) s)"
+            )
         }
         do {
             try JSONEncoder().encode(measurements).write(to: URL(fileURLWithPath: output), options: .atomic)
@@ -270,7 +288,11 @@ struct SwiftRexLab {
                 return fail("cannot write \(directory)/soak.json: \(error)")
             }
         }
-        return report.passed ? .success : fail("resident memory grew by \(report.residentBytesEnd - report.residentBytesStart) bytes, more than the \(report.allowedGrowthBytes) allowed")
+        return report.passed
+            ? .success
+            : fail(
+                "resident memory grew by \(report.residentBytesEnd - report.residentBytesStart) bytes, more than the \(report.allowedGrowthBytes) allowed"
+            )
     }
 
     static func compare(current: String, baseline: String, options: CompareOptions, chart: String?) -> ExitCode {
@@ -279,7 +301,9 @@ struct SwiftRexLab {
             return fail(result.output, .badInput)
         }
         print(result.output)
-        if let chart, let currentFile = try? ResultsIO.load(path: current, role: "current"), let baselineFile = try? ResultsIO.load(path: baseline, role: "baseline") {
+        if let chart, let currentFile = try? ResultsIO.load(path: current, role: "current"),
+            let baselineFile = try? ResultsIO.load(path: baseline, role: "baseline")
+        {
             do {
                 let url = URL(fileURLWithPath: chart)
                 try FileManager.default.createDirectory(at: url.deletingLastPathComponent(), withIntermediateDirectories: true)
@@ -319,11 +343,15 @@ struct SwiftRexLab {
             guard HeapProfiler.dump(to: path) else { return fail("prof.dump to '\(path)' failed") }
             print("profiled \(label): \(options.iterations) iterations; heap profile written to \(path)")
         } else {
-            print("ran \(label): \(options.iterations) iterations (jemalloc heap profiling is off: \(HeapProfiler.isSupported ? "start with MALLOC_CONF=prof:true" : "this jemalloc lacks --enable-prof"))")
+            print(
+                "ran \(label): \(options.iterations) iterations (jemalloc heap profiling is off: \(HeapProfiler.isSupported ? "start with MALLOC_CONF=prof:true" : "this jemalloc lacks --enable-prof"))"
+            )
         }
         await body.settle?()
         if let delta, delta.count > 0 || profiling {
-            print("jemalloc counted \(delta.count) allocations in the loop (\(format(Double(delta.count) / Double(options.iterations))) per op), \(delta.bytes) bytes")
+            print(
+                "jemalloc counted \(delta.count) allocations in the loop (\(format(Double(delta.count) / Double(options.iterations))) per op), \(delta.bytes) bytes"
+            )
         }
         return .success
     }

@@ -1,6 +1,7 @@
-import Testing
 import CJemalloc
 import Foundation
+import Testing
+
 @testable import LabCore
 
 private final class Probe {
@@ -51,7 +52,7 @@ struct AllocationCounterTests {
         #expect {
             try counter.calibrateSizeClasses()
         } throws: { error in
-            guard case let .sizeClassMismatch(size, kind, _, measured)? = error as? AllocationCounterError else { return false }
+            guard case .sizeClassMismatch(let size, let kind, _, let measured)? = error as? AllocationCounterError else { return false }
             return size == 16_384 && kind == .large && measured.count == 0
         }
     }
@@ -132,21 +133,23 @@ struct AllocationCounterTests {
         let left = Slot(0)
         let settled = Slot(0)
         let unsettledCalls = Slot(0)
-        let scenario = Scenario(name: "test.settled", body: { _ in
-            ScenarioBody(settle: {
-                // Ten allocations and 2 ms per call, none of them the call's.
-                for index in 0..<10 { sink.value.append(Probe(index)) }
-                sink.value.removeAll(keepingCapacity: true)
-                let start = monotonicNanoseconds()
-                while monotonicNanoseconds() &- start < 2_000_000 {}
-                settled.value += left.value
-                left.value = 0
-            }) { iterations in
-                if left.value != 0 { unsettledCalls.value += 1 }
-                left.value += iterations
-                for index in 0..<iterations { own.value = Probe(index) }
-            }
-        })
+        let scenario = Scenario(
+            name: "test.settled",
+            body: { _ in
+                ScenarioBody(settle: {
+                    // Ten allocations and 2 ms per call, none of them the call's.
+                    for index in 0..<10 { sink.value.append(Probe(index)) }
+                    sink.value.removeAll(keepingCapacity: true)
+                    let start = monotonicNanoseconds()
+                    while monotonicNanoseconds() &- start < 2_000_000 {}
+                    settled.value += left.value
+                    left.value = 0
+                }) { iterations in
+                    if left.value != 0 { unsettledCalls.value += 1 }
+                    left.value += iterations
+                    for index in 0..<iterations { own.value = Probe(index) }
+                }
+            })
         let configuration = RunConfiguration(mode: "quick", samples: 3, targetSampleNanoseconds: 200_000, allocationRepeats: 5)
         let record = await Runner(configuration: configuration, counter: counter, log: { _ in }).measure(scenario, size: nil)
         // Every call was settled before the next one, the last one too.
@@ -183,7 +186,7 @@ struct InstructionPassArenaTests {
             (CallgrindSession.threadArena(), (0..<4).map { _ in malloc(size)! })
         }
         let afterObjects = (0..<4).map { _ in malloc(size)! }
-        defer { (insideObjects + afterObjects).forEach { free($0) } }
+        defer { for object in insideObjects + afterObjects { free(object) } }
         let fresh = try #require(inside)
         #expect(fresh != before)
         #expect(insideObjects.map { Self.arena(of: $0) } == Array(repeating: fresh, count: 4))

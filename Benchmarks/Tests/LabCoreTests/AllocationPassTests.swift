@@ -1,4 +1,5 @@
 import Testing
+
 @testable import LabCore
 
 @Suite("Allocation pass")
@@ -7,9 +8,14 @@ struct AllocationPassTests {
     func merge() {
         let records = Fixture.results().benchmarks
         let counted = [
-            AllocationMeasurement(name: "behavior.react.produce", size: nil, allocsPerOp: 5, bytesPerOp: 320, allocationIterations: 1000, allocationTolerance: 0.25, bytesTolerance: 256),
-            AllocationMeasurement(name: "endomut.zerocopy", size: 1_000, allocsPerOp: 1, bytesPerOp: 48, allocationIterations: 500, allocationTolerance: nil, bytesTolerance: nil),
-            AllocationMeasurement(name: "not.run", size: nil, allocsPerOp: 9, bytesPerOp: 9, allocationIterations: 1, allocationTolerance: nil, bytesTolerance: nil),
+            AllocationMeasurement(
+                name: "behavior.react.produce", size: nil, allocsPerOp: 5, bytesPerOp: 320, allocationIterations: 1000, allocationTolerance: 0.25,
+                bytesTolerance: 256),
+            AllocationMeasurement(
+                name: "endomut.zerocopy", size: 1_000, allocsPerOp: 1, bytesPerOp: 48, allocationIterations: 500, allocationTolerance: nil,
+                bytesTolerance: nil),
+            AllocationMeasurement(
+                name: "not.run", size: nil, allocsPerOp: 9, bytesPerOp: 9, allocationIterations: 1, allocationTolerance: nil, bytesTolerance: nil),
         ]
         let merged = AllocationPass.merge(counted, into: records)
         #expect(merged.map(\.key) == records.map(\.key))

@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+
 @testable import LabCore
 
 // The lab's share of the bad-input catalogue (Tests/SwiftRexTests/BadInput/README.md): malformed
@@ -193,7 +194,9 @@ struct MissingJemallocTests {
     func counterErrorsAreExplained() {
         #expect(AllocationCounterError.unavailable(name: "epoch", code: 2).description.contains("is libjemalloc (with stats) linked?"))
         #expect(AllocationCounterError.jemallocNotActive.description.contains("jemalloc is not the active allocator"))
-        #expect(AllocationCounterError.calibrationMismatch(expected: 1000, measured: 7).description.contains("made 1000 allocations but jemalloc reported 7"))
+        #expect(
+            AllocationCounterError.calibrationMismatch(expected: 1000, measured: 7).description.contains(
+                "made 1000 allocations but jemalloc reported 7"))
     }
 }
 
@@ -247,7 +250,9 @@ struct CallgrindOutputTests {
         #expect {
             try CallgrindSession.parseTotal(dump, path: "cg.out.3", trigger: "reducer.single x256")
         } throws: { error in
-            "\(error)".contains("callgrind output 'cg.out.3' is unusable: expected the dump of 'reducer.single x256', found 'Client Request: store.dispatch.reducer x256'")
+            "\(error)".contains(
+                "callgrind output 'cg.out.3' is unusable: expected the dump of 'reducer.single x256', found 'Client Request: store.dispatch.reducer x256'"
+            )
         }
     }
 

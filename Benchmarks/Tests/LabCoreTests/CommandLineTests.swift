@@ -1,4 +1,5 @@
 import Testing
+
 @testable import LabCore
 
 @Suite("Command line")
@@ -20,13 +21,17 @@ struct CommandLineTests {
 
     @Test("the instruction pass's command")
     func countInstructions() throws {
-        #expect(try parseCommandLine(["count-instructions", "--output", "/tmp/i.json", "--filter", "store."]) == .countInstructions(filter: "store.", output: "/tmp/i.json"))
+        #expect(
+            try parseCommandLine(["count-instructions", "--output", "/tmp/i.json", "--filter", "store."])
+                == .countInstructions(filter: "store.", output: "/tmp/i.json"))
         #expect(throws: UsageError.self) { try parseCommandLine(["count-instructions"]) }
     }
 
     @Test("the allocation pass's command")
     func countAllocations() throws {
-        #expect(try parseCommandLine(["count-allocations", "--output", "/tmp/a.json", "--filter", "effects."]) == .countAllocations(filter: "effects.", output: "/tmp/a.json"))
+        #expect(
+            try parseCommandLine(["count-allocations", "--output", "/tmp/a.json", "--filter", "effects."])
+                == .countAllocations(filter: "effects.", output: "/tmp/a.json"))
         #expect(try parseCommandLine(["count-allocations", "--output", "/tmp/a.json"]) == .countAllocations(filter: nil, output: "/tmp/a.json"))
         #expect(throws: UsageError("count-allocations needs --output FILE")) { try parseCommandLine(["count-allocations"]) }
         #expect(throws: UsageError("unknown count-allocations option '--quick'")) { try parseCommandLine(["count-allocations", "--quick"]) }
@@ -35,9 +40,17 @@ struct CommandLineTests {
     @Test("compare options")
     func compare() throws {
         let command = try parseCommandLine(["compare", "a.json", "b.json", "--time-tolerance", "0.25", "--time-advisory"])
-        #expect(command == .compare(current: "a.json", baseline: "b.json", options: CompareOptions(timeTolerance: 0.25, timeAdvisory: true), chart: nil))
-        let gates = try parseCommandLine(["compare", "a.json", "b.json", "--bytes-tolerance", "16", "--instruction-tolerance", "0.05", "--stack-tolerance", "1024", "--chart", "c.svg"])
-        #expect(gates == .compare(current: "a.json", baseline: "b.json", options: CompareOptions(bytesTolerance: 16, instructionTolerance: 0.05, stackTolerance: 1024), chart: "c.svg"))
+        #expect(
+            command == .compare(current: "a.json", baseline: "b.json", options: CompareOptions(timeTolerance: 0.25, timeAdvisory: true), chart: nil))
+        let gates = try parseCommandLine([
+            "compare", "a.json", "b.json", "--bytes-tolerance", "16", "--instruction-tolerance", "0.05", "--stack-tolerance", "1024", "--chart",
+            "c.svg",
+        ])
+        #expect(
+            gates
+                == .compare(
+                    current: "a.json", baseline: "b.json",
+                    options: CompareOptions(bytesTolerance: 16, instructionTolerance: 0.05, stackTolerance: 1024), chart: "c.svg"))
     }
 
     @Test("profile options")
@@ -55,7 +68,14 @@ struct CommandLineTests {
         expected.outputDirectory = "/tmp/out"
         expected.writeFiles = false
         #expect(try parseCommandLine(["--soak", "--actions", "5000", "--elements", "1000", "--output", "/tmp/out", "--no-write"]) == .soak(expected))
-        #expect(try parseCommandLine(["--actions", "10", "--soak"]) == .soak({ var options = SoakOptions(); options.actions = 10; return options }()))
+        #expect(
+            try parseCommandLine(["--actions", "10", "--soak"])
+                == .soak(
+                    {
+                        var options = SoakOptions()
+                        options.actions = 10
+                        return options
+                    }()))
     }
 
     @Test("soak memory tolerance")
@@ -68,9 +88,13 @@ struct CommandLineTests {
         #expect(!SoakReport.memoryHeld(start: start, end: start + (8 << 20) + 1))
     }
 
-    @Test("usage errors", arguments: [["--bogus"], ["--filter"], ["compare", "a.json"], ["compare", "a", "b", "--time-tolerance", "x"], ["--size", "3"],
-                                      ["--soak", "--actions", "0"], ["--soak", "--quick"], ["--actions", "5"], ["--filter", ","],
-                                      ["compare", "a", "b", "--stack-tolerance", "-1"]])
+    @Test(
+        "usage errors",
+        arguments: [
+            ["--bogus"], ["--filter"], ["compare", "a.json"], ["compare", "a", "b", "--time-tolerance", "x"], ["--size", "3"],
+            ["--soak", "--actions", "0"], ["--soak", "--quick"], ["--actions", "5"], ["--filter", ","],
+            ["compare", "a", "b", "--stack-tolerance", "-1"],
+        ])
     func errors(arguments: [String]) {
         #expect(throws: UsageError.self) { try parseCommandLine(arguments) }
     }

@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+
 @testable import LabCore
 
 @Suite("Compare")
@@ -89,7 +90,10 @@ struct CompareTests {
         }
         let advisory = compareResults(current: current, baseline: baseline, options: CompareOptions(timeAdvisory: true))
         #expect(advisory.exitCode == .regression)
-        #expect(advisory.findings(.regression).contains { $0.key == "endomut.zerocopy" && $0.message.contains("instruction growth from size 100 to 100000 rose ×1 → ×1000") })
+        #expect(
+            advisory.findings(.regression).contains {
+                $0.key == "endomut.zerocopy" && $0.message.contains("instruction growth from size 100 to 100000 rose ×1 → ×1000")
+            })
         #expect(advisory.findings(.regression).contains { $0.key == "endomut.zerocopy/100000" && $0.message.contains("instructions/op rose") })
         // Time noise in the same run does not matter when instructions decide the growth.
         let noisy = baseline.modifying("endomut.zerocopy", size: 100_000) { $0.nsPerOp = Summary(min: 50, median: 60, p90: 70, max: 80) }
@@ -270,7 +274,8 @@ struct CompareTests {
         #expect(compareResults(current: regressed, baseline: baseline).exitCode == .regression)
         // Without the mark, the same change of bytes is a regression.
         let gated = Fixture.results()
-        #expect(compareResults(current: gated.modifying("behavior.react.produce") { $0.bytesPerOp += 99_000 }, baseline: gated).exitCode == .regression)
+        #expect(
+            compareResults(current: gated.modifying("behavior.react.produce") { $0.bytesPerOp += 99_000 }, baseline: gated).exitCode == .regression)
     }
 
     @Test("the stack high-water is gated two-sided within the absolute tolerance, or 0.5 % of a large figure")

@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+
 @testable import LabCore
 
 /// The `swiftrex-lab` executable next to the test bundle (SwiftPM builds it with the tests).
@@ -68,11 +69,13 @@ struct ExecutableRunTests {
     @Test("thread caches on: times here, counts allocations in a second process with them off, the same figures")
     func allocationPass() throws {
         let cachesOn = try temporaryDirectory()
-        let on = try runLab(["--quick", "--no-instructions", "--filter", "stack.lift3.producer", "--output", cachesOn], environment: ["MALLOC_CONF": ""])
+        let on = try runLab(
+            ["--quick", "--no-instructions", "--filter", "stack.lift3.producer", "--output", cachesOn], environment: ["MALLOC_CONF": ""])
         #expect(on.status == 0, "\(on.output)")
         #expect(on.output.contains("allocations: counting in a second process with MALLOC_CONF=tcache:false"))
         let cachesOff = try temporaryDirectory()
-        let off = try runLab(["--quick", "--no-instructions", "--filter", "stack.lift3.producer", "--output", cachesOff], environment: ["MALLOC_CONF": "tcache:false"])
+        let off = try runLab(
+            ["--quick", "--no-instructions", "--filter", "stack.lift3.producer", "--output", cachesOff], environment: ["MALLOC_CONF": "tcache:false"])
         #expect(off.status == 0, "\(off.output)")
         #expect(!off.output.contains("second process"))
         let counted = try ResultsIO.load(path: cachesOn + "/latest.json", role: "current")
@@ -107,8 +110,9 @@ struct ExecutableRunTests {
         #expect(result.output.contains("no scenario matches --filter 'dispatch' (prefixes of names, see --list)"))
     }
 
-    @Test("under valgrind the run counts instructions, the same figure twice",
-          .enabled(if: InstructionPass.valgrindVersion() != nil, "valgrind is not installed"))
+    @Test(
+        "under valgrind the run counts instructions, the same figure twice",
+        .enabled(if: InstructionPass.valgrindVersion() != nil, "valgrind is not installed"))
     func countsInstructions() throws {
         var figures: [Double] = []
         for _ in 0..<2 {
@@ -124,8 +128,9 @@ struct ExecutableRunTests {
         #expect(figures[0] > 0 && figures[0] == figures[1], "\(figures)")
     }
 
-    @Test("under valgrind an asynchronous round trip is counted on the main thread, the same figure twice",
-          .enabled(if: InstructionPass.valgrindVersion() != nil, "valgrind is not installed"))
+    @Test(
+        "under valgrind an asynchronous round trip is counted on the main thread, the same figure twice",
+        .enabled(if: InstructionPass.valgrindVersion() != nil, "valgrind is not installed"))
     func countsAsynchronousInstructions() throws {
         // `effects.roundtrip.taskPerAction` starts a Task per action and awaits the last answer:
         // the pass runs every job on the main thread, so it neither crashes valgrind nor waits

@@ -1,4 +1,5 @@
 import Foundation
+
 @testable import LabCore
 
 /// Builders of in-memory results files for the tests.
@@ -10,7 +11,8 @@ enum Fixture {
     )
 
     static func record(_ name: String, size: Int? = nil, ns: Double, allocs: Double = 0, bytes: Double = 0) -> BenchmarkRecord {
-        BenchmarkRecord(name: name, size: size, nsPerOp: Summary(min: ns * 0.9, median: ns, p90: ns * 1.1, max: ns * 1.2), allocsPerOp: allocs, bytesPerOp: bytes)
+        BenchmarkRecord(
+            name: name, size: size, nsPerOp: Summary(min: ns * 0.9, median: ns, p90: ns * 1.1, max: ns * 1.2), allocsPerOp: allocs, bytesPerOp: bytes)
     }
 
     /// A plausible complete results file: baselines, an unsized and a flat sized scenario; with

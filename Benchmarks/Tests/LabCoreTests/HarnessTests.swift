@@ -1,4 +1,5 @@
 import Testing
+
 @testable import LabCore
 
 @Suite("Harness")
@@ -33,12 +34,13 @@ struct HarnessTests {
         let calls = Calls()
         // The first call pays 20 ms of one-off work; every later iteration costs ~1 µs.
         let configuration = RunConfiguration(mode: "test", samples: 1, targetSampleNanoseconds: 2_000_000)
-        let result = await Harness.time({ iterations in
-            let spin = calls.iterations.isEmpty ? 20_000_000 : UInt64(iterations) * 1_000
-            calls.iterations.append(iterations)
-            let start = monotonicNanoseconds()
-            while monotonicNanoseconds() &- start < spin {}
-        }, configuration: configuration)
+        let result = await Harness.time(
+            { iterations in
+                let spin = calls.iterations.isEmpty ? 20_000_000 : UInt64(iterations) * 1_000
+                calls.iterations.append(iterations)
+                let start = monotonicNanoseconds()
+                while monotonicNanoseconds() &- start < spin {}
+            }, configuration: configuration)
         // Sized from the 20 ms call, a 2 ms sample would hold one iteration; from the steady
         // cost, about 2,000.
         #expect(result.iterationsPerSample >= 100)

@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+
 @testable import LabCore
 
 @Suite("Paired ratios")
@@ -60,7 +61,8 @@ struct PairedRatioTests {
                 await machine.body(name, ticksPerIteration: ticks)(iterations)
             }
         }
-        let measured = await Harness.pairedRatios(body("top", 40), over: body("bottom", 30), rounds: 6, targetNanoseconds: 100, clock: { machine.now })
+        let measured = await Harness.pairedRatios(
+            body("top", 40), over: body("bottom", 30), rounds: 6, targetNanoseconds: 100, clock: { machine.now })
         #expect(machine.calls.count == 20)
         #expect(measured.ratios.allSatisfy { abs($0 - 4.0 / 3.0) < 1e-12 })
     }
@@ -102,9 +104,11 @@ struct PairedRatioTests {
 
     static func file(ratio median: Double, limit: Double?) -> ResultsFile {
         var file = Fixture.results()
-        file.ratios = [RatioRecord(
-            numerator: "reducer.single", denominator: "naive.dispatch", limit: limit,
-            ratio: Summary(min: median * 0.9, median: median, p90: median * 1.1, max: median * 1.2), rounds: 15, iterations: [1_000, 2_000])]
+        file.ratios = [
+            RatioRecord(
+                numerator: "reducer.single", denominator: "naive.dispatch", limit: limit,
+                ratio: Summary(min: median * 0.9, median: median, p90: median * 1.1, max: median * 1.2), rounds: 15, iterations: [1_000, 2_000])
+        ]
         return file
     }
 
@@ -114,7 +118,9 @@ struct PairedRatioTests {
         let settled = Scenario(name: "test.settled", body: { _ in ScenarioBody(settle: {}) { _ in } })
         let plain = Scenario(name: "test.plain") { { _ in } }
         var lines: [String] = []
-        let runner = Runner(configuration: RunConfiguration(mode: "test", samples: 1, targetSampleNanoseconds: 1, ratioRounds: 1, ratioSampleNanoseconds: 1), counter: try AllocationCounter(), log: { lines.append($0) })
+        let runner = Runner(
+            configuration: RunConfiguration(mode: "test", samples: 1, targetSampleNanoseconds: 1, ratioRounds: 1, ratioSampleNanoseconds: 1),
+            counter: try AllocationCounter(), log: { lines.append($0) })
         let records = await runner.measureRatios([PairedRatio("test.settled", over: "test.plain")], scenarios: [settled, plain], filter: nil)
         #expect(records.isEmpty)
         #expect(lines == ["warning: ratio test.settled / test.plain: a scenario that leaves work behind cannot be paired; skipped"])

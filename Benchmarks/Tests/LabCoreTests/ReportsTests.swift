@@ -1,4 +1,5 @@
 import Testing
+
 @testable import LabCore
 
 @Suite("Reports and charts")

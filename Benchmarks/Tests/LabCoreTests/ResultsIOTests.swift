@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+
 @testable import LabCore
 
 @Suite("Results JSON")
@@ -17,10 +18,12 @@ struct ResultsIOTests {
 
     @Test("records without size omit the key; sized records carry it")
     func sizeKey() throws {
-        let file = ResultsFile(metadata: Fixture.metadata, benchmarks: [
-            Fixture.record("naive.dispatch", ns: 1),
-            Fixture.record("endomut.zerocopy", size: 100, ns: 1),
-        ])
+        let file = ResultsFile(
+            metadata: Fixture.metadata,
+            benchmarks: [
+                Fixture.record("naive.dispatch", ns: 1),
+                Fixture.record("endomut.zerocopy", size: 100, ns: 1),
+            ])
         let json = try #require(JSONSerialization.jsonObject(with: ResultsIO.encode(file)) as? [String: Any])
         let benchmarks = try #require(json["benchmarks"] as? [[String: Any]])
         #expect(benchmarks[0]["size"] == nil)

@@ -1,12 +1,13 @@
 import Baselines
+import SwiftRex
+import SwiftRexTestSupport
+import Testing
+
 #if canImport(Glibc)
 import Glibc
 #elseif canImport(Darwin)
 import Darwin
 #endif
-import SwiftRex
-import SwiftRexTestSupport
-import Testing
 
 /// Writes a 32 KiB local (zeroed, then one word changed) and returns a word of it.
 @inline(never)
@@ -129,10 +130,13 @@ enum LiftedShape: String, CaseIterable, Sendable, CustomTestStringConvertible {
             let store = Store(initial: Nest(inner: BigState()), reducer: reducer.lift(.state(\Nest<BigState>.inner)))
             return { store.dispatch(.increment) }
         case .lift2:
-            let store = Store(initial: Nest(inner: Nest(inner: BigState())), reducer: reducer.lift(.state(\Nest<BigState>.inner)).lift(.state(\Nest<Nest<BigState>>.inner)))
+            let store = Store(
+                initial: Nest(inner: Nest(inner: BigState())),
+                reducer: reducer.lift(.state(\Nest<BigState>.inner)).lift(.state(\Nest<Nest<BigState>>.inner)))
             return { store.dispatch(.increment) }
         case .lift3:
-            let lifted = reducer.lift(.state(\Nest<BigState>.inner)).lift(.state(\Nest<Nest<BigState>>.inner)).lift(.state(\Nest<Nest<Nest<BigState>>>.inner))
+            let lifted = reducer.lift(.state(\Nest<BigState>.inner)).lift(.state(\Nest<Nest<BigState>>.inner)).lift(
+                .state(\Nest<Nest<Nest<BigState>>>.inner))
             let store = Store(initial: nested3, reducer: lifted)
             return { store.dispatch(.increment) }
         case .lift3Producer:
@@ -188,10 +192,12 @@ func runOnThread(stackBytes: Int, _ body: @escaping () -> Void) -> Bool {
     #else
     var thread: pthread_t?
     #endif
-    let created = pthread_create(&thread, &attributes, { raw in
-        Unmanaged<Box>.fromOpaque(raw!).takeRetainedValue().body()
-        return nil
-    }, box)
+    let created = pthread_create(
+        &thread, &attributes,
+        { raw in
+            Unmanaged<Box>.fromOpaque(raw!).takeRetainedValue().body()
+            return nil
+        }, box)
     guard created == 0 else {
         Unmanaged<Box>.fromOpaque(box).release()
         return false
@@ -206,8 +212,9 @@ func runOnThread(stackBytes: Int, _ body: @escaping () -> Void) -> Bool {
 
 /// Release builds only: `Scripts/test` runs this suite with `-c release` (users ship release
 /// builds; an unoptimised build copies the state in every frame and measures nothing actionable).
-@Suite("Stack high-water of lifted dispatches (64 KiB inline state)", .serialized,
-       .disabled(if: isDebugBuild, "stack figures hold for optimised builds: Scripts/test runs this suite with -c release"))
+@Suite(
+    "Stack high-water of lifted dispatches (64 KiB inline state)", .serialized,
+    .disabled(if: isDebugBuild, "stack figures hold for optimised builds: Scripts/test runs this suite with -c release"))
 @MainActor
 struct LiftedDispatchStackTests {
     /// The budget beyond the reducer body's own frame.
@@ -220,7 +227,9 @@ struct LiftedDispatchStackTests {
     static func expectWithinBudget(_ shape: LiftedShape, _ highWater: StackHighWater) throws {
         let marked = try #require(highWater.markedBytes, "the reducer body did not run")
         #expect(marked <= budget, "\(shape.rawValue): the reducer body's frame is \(marked) bytes below the dispatch (\(highWater))")
-        #expect(highWater.bytes - marked <= budget, "\(shape.rawValue): \(highWater.bytes - marked) bytes written beyond the reducer body's frame (\(highWater))")
+        #expect(
+            highWater.bytes - marked <= budget,
+            "\(shape.rawValue): \(highWater.bytes - marked) bytes written beyond the reducer body's frame (\(highWater))")
     }
 
     @Test("a lifted dispatch keeps the reducer body within 16 KiB of the call and writes at most 16 KiB beyond it", arguments: LiftedShape.allCases)

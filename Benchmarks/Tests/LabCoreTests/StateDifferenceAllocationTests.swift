@@ -1,7 +1,7 @@
 import Foundation
-import Testing
 import LabCore
 @_spi(Testing) import SwiftRexTesting
+import Testing
 
 /// The TestStore's failure diff at scale, measured with jemalloc's exact counters: a state of
 /// 100,000 rows with one field changed costs a bounded amount of memory, whatever the state's

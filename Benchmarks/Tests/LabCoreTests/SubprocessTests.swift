@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+
 @testable import LabCore
 
 @Suite("Subprocess", .enabled(if: FileManager.default.isExecutableFile(atPath: "/bin/sh"), "needs /bin/sh"))

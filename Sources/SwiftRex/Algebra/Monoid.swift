@@ -5,7 +5,7 @@ precedencegroup SemigroupCombinePrecedence {
 }
 
 /// Combines two values of a ``Semigroup`` with ``Semigroup/combine(_:_:)`` — `a <> b`.
-infix operator <>: SemigroupCombinePrecedence
+infix operator <> : SemigroupCombinePrecedence
 
 /// A type with an associative binary operation: `combine(combine(a, b), c) == combine(a, combine(b, c))`.
 public protocol Semigroup: SendableMetatype {

@@ -51,15 +51,18 @@ extension Behavior {
         _ body: @escaping @Sendable (Action, inout State, MutationContext) -> Producer<Action, State, Environment>
     ) -> Behavior {
         let spare = MutationRecord<Action, State, Environment>(body, isSpare: true)
-        return Behavior(units: [.reaction({ action, context in
-            let record = spare.claim() ? spare : MutationRecord(body, isSpare: false)
-            record.action = action
-            record.readGenerators = context.readGenerators
-            return Reaction(
-                mutation: .mutation(EndoMut { state in record.mutate(&state) }),
-                produce: Reader { post in record.produce(post) }
-            )
-        }, scope: .anything)])
+        return Behavior(units: [
+            .reaction(
+                { action, context in
+                    let record = spare.claim() ? spare : MutationRecord(body, isSpare: false)
+                    record.action = action
+                    record.readGenerators = context.readGenerators
+                    return Reaction(
+                        mutation: .mutation(EndoMut { state in record.mutate(&state) }),
+                        produce: Reader { post in record.produce(post) }
+                    )
+                }, scope: .anything)
+        ])
     }
 
     /// `self <> reduce(…)`, the one-closure mutate-and-produce form.

@@ -76,7 +76,8 @@ extension Behavior {
         guard !producers.isEmpty else { return BehaviorStep(mutated: mutated, effect: .empty) }
         let postState = state
         let context = PostReducerContext<State, Environment>(environment: environment, liveState: { postState })
-        let effect = producers.count == 1
+        let effect =
+            producers.count == 1
             ? producers[0].runReader(context)
             : Effect.mconcat(producers.map { $0.runReader(context) })
         return BehaviorStep(mutated: mutated, effect: effect)

@@ -72,12 +72,13 @@ public struct Behavior<Action: Sendable, State: Sendable, Environment: Sendable>
     /// A behavior from a list of consequences, in order.
     @inlinable
     public init(consequences: [Consequence<Action, State, Environment>]) {
-        self.init(units: consequences.map { consequence in
-            switch consequence {
-            case .reaction(let react): return .reaction(react, scope: .anything)
-            case .supervision(let supervise): return .supervision(SupervisionUnit(supervise))
-            }
-        })
+        self.init(
+            units: consequences.map { consequence in
+                switch consequence {
+                case .reaction(let react): return .reaction(react, scope: .anything)
+                case .supervision(let supervise): return .supervision(SupervisionUnit(supervise))
+                }
+            })
     }
 
     /// A behavior from one grouped reaction closure.
@@ -115,13 +116,17 @@ public struct Behavior<Action: Sendable, State: Sendable, Environment: Sendable>
     /// }
     /// ```
     @inlinable
-    public static func react(_ react: @escaping @MainActor @Sendable (Action, PreReducerContext<State>) -> Reaction<Action, State, Environment>) -> Behavior {
+    public static func react(_ react: @escaping @MainActor @Sendable (Action, PreReducerContext<State>) -> Reaction<Action, State, Environment>)
+        -> Behavior
+    {
         Behavior(units: [.reaction(react, scope: .anything)])
     }
 
     /// Alias for ``react(_:)-type.method``.
     @inlinable
-    public static func handle(_ react: @escaping @MainActor @Sendable (Action, PreReducerContext<State>) -> Reaction<Action, State, Environment>) -> Behavior {
+    public static func handle(_ react: @escaping @MainActor @Sendable (Action, PreReducerContext<State>) -> Reaction<Action, State, Environment>)
+        -> Behavior
+    {
         Behavior(units: [.reaction(react, scope: .anything)])
     }
 
@@ -135,7 +140,9 @@ public struct Behavior<Action: Sendable, State: Sendable, Environment: Sendable>
     /// A behavior that produces an effect for each action (the effect-producer concern), reading the
     /// pre-mutation context in phase 1 and returning a reader run after the mutations.
     @inlinable
-    public static func produce(_ produce: @escaping @MainActor @Sendable (Action, PreReducerContext<State>) -> Producer<Action, State, Environment>) -> Behavior {
+    public static func produce(_ produce: @escaping @MainActor @Sendable (Action, PreReducerContext<State>) -> Producer<Action, State, Environment>)
+        -> Behavior
+    {
         Behavior(units: [.producer(.everyAction(produce))])
     }
 
@@ -147,7 +154,8 @@ public struct Behavior<Action: Sendable, State: Sendable, Environment: Sendable>
 
     /// `self <> react(…)`.
     @inlinable
-    public func react(_ react: @escaping @MainActor @Sendable (Action, PreReducerContext<State>) -> Reaction<Action, State, Environment>) -> Behavior {
+    public func react(_ react: @escaping @MainActor @Sendable (Action, PreReducerContext<State>) -> Reaction<Action, State, Environment>) -> Behavior
+    {
         .combine(self, .react(react))
     }
 
@@ -159,7 +167,9 @@ public struct Behavior<Action: Sendable, State: Sendable, Environment: Sendable>
 
     /// `self <> produce(…)`.
     @inlinable
-    public func produce(_ produce: @escaping @MainActor @Sendable (Action, PreReducerContext<State>) -> Producer<Action, State, Environment>) -> Behavior {
+    public func produce(_ produce: @escaping @MainActor @Sendable (Action, PreReducerContext<State>) -> Producer<Action, State, Environment>)
+        -> Behavior
+    {
         .combine(self, .produce(produce))
     }
 
@@ -211,7 +221,8 @@ extension Behavior: Monoid {
 extension Reducer {
     /// This reducer as a behavior with no effect. An action no unit acts on stays `.unchanged`.
     @inlinable
-    public func asBehavior<Environment: Sendable>(_ environment: Environment.Type = Environment.self) -> Behavior<ActionType, StateType, Environment> {
+    public func asBehavior<Environment: Sendable>(_ environment: Environment.Type = Environment.self) -> Behavior<ActionType, StateType, Environment>
+    {
         Behavior(units: units.map { .reducer($0) })
     }
 }

@@ -90,7 +90,7 @@ extension Reaction: Monoid {
         let producer: Producer<Action, State, Environment>?
         switch (lhs.producer, rhs.producer) {
         case (.none, let only), (let only, .none): producer = only
-        case let (.some(first), .some(second)): producer = .combine(first, second)
+        case (.some(let first), .some(let second)): producer = .combine(first, second)
         }
         return Reaction(mutation: .combine(lhs.mutation, rhs.mutation), produce: producer)
     }

@@ -131,8 +131,9 @@ extension IdentifiedArray {
     /// - Complexity: O(n).
     @inlinable
     public mutating func move(fromOffset source: Int, toOffset destination: Int) {
-        precondition(source >= 0 && source < liveCount && destination >= 0 && destination < liveCount,
-                     "IdentifiedArray.move(fromOffset:toOffset:): offsets \(source), \(destination) out of range 0..<\(liveCount)")
+        precondition(
+            source >= 0 && source < liveCount && destination >= 0 && destination < liveCount,
+            "IdentifiedArray.move(fromOffset:toOffset:): offsets \(source), \(destination) out of range 0..<\(liveCount)")
         guard source != destination else { return }
         compactSlots()
         let element = slots.remove(at: source)

@@ -26,11 +26,12 @@ extension Effect {
         scheduling: EffectScheduling,
         bufferingPolicy: AsyncStream<Value>.Continuation.BufferingPolicy = .unbounded,
         file: String = #fileID, function: String = #function, line: UInt = #line,
-        consume: @escaping @Sendable (
-            _ values: AsyncStream<Value>,
-            _ send: Send<Action>,
-            _ complete: @escaping @Sendable () -> Void
-        ) async throws -> Void
+        consume:
+            @escaping @Sendable (
+                _ values: AsyncStream<Value>,
+                _ send: Send<Action>,
+                _ complete: @escaping @Sendable () -> Void
+            ) async throws -> Void
     ) -> Effect {
         let source = ActionSource(file: file, function: function, line: line)
         let id = scheduling.id

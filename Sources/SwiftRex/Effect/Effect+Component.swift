@@ -6,10 +6,11 @@ extension Effect {
         internal enum Work: Sendable {
             case just(DispatchedAction<Action>)
             case sequence([DispatchedAction<Action>])
-            case subscribe(@Sendable (
-                _ send: @escaping @Sendable (DispatchedAction<Action>) -> Void,
-                _ complete: @escaping @Sendable () -> Void
-            ) -> SubscriptionToken)
+            case subscribe(
+                @Sendable (
+                    _ send: @escaping @Sendable (DispatchedAction<Action>) -> Void,
+                    _ complete: @escaping @Sendable () -> Void
+                ) -> SubscriptionToken)
             /// An `Effect.task`: the engine runs it without wrapping it in closures.
             case task(TaskWork<Action>)
             case cancelOnly
@@ -82,10 +83,11 @@ extension Effect {
         @inlinable
         public init(
             scheduling: EffectScheduling = .immediately,
-            subscribe: @escaping @Sendable (
-                _ send: @escaping @Sendable (DispatchedAction<Action>) -> Void,
-                _ complete: @escaping @Sendable () -> Void
-            ) -> SubscriptionToken
+            subscribe:
+                @escaping @Sendable (
+                    _ send: @escaping @Sendable (DispatchedAction<Action>) -> Void,
+                    _ complete: @escaping @Sendable () -> Void
+                ) -> SubscriptionToken
         ) {
             self.init(work: .subscribe(subscribe), scheduling: scheduling)
         }
@@ -174,7 +176,8 @@ extension Effect {
         @inlinable
         public func rescheduled(_ policy: EffectScheduling) -> Component {
             guard let channel else { return Component(work: work, scheduling: policy, channel: nil, owner: owner) }
-            return Component(work: work, scheduling: policy, channel: channel.withDelivery(ChannelDelivery(policy.coalesce) ?? channel.delivery), owner: owner)
+            return Component(
+                work: work, scheduling: policy, channel: channel.withDelivery(ChannelDelivery(policy.coalesce) ?? channel.delivery), owner: owner)
         }
     }
 }
@@ -185,11 +188,12 @@ extension Effect.Component {
     public struct ChannelPayload: Sendable {
         /// Opens a channel: receives the first value, `send` and `complete`; returns the channel's
         /// token and its value sink.
-        public typealias Start = @Sendable (
-            _ firstValue: any Sendable,
-            _ send: @escaping @Sendable (DispatchedAction<Action>) -> Void,
-            _ complete: @escaping @Sendable () -> Void
-        ) -> (token: SubscriptionToken, sink: @Sendable (any Sendable) -> Void)
+        public typealias Start =
+            @Sendable (
+                _ firstValue: any Sendable,
+                _ send: @escaping @Sendable (DispatchedAction<Action>) -> Void,
+                _ complete: @escaping @Sendable () -> Void
+            ) -> (token: SubscriptionToken, sink: @Sendable (any Sendable) -> Void)
 
         /// The value delivered to the channel (a broadcast value, or an internal marker).
         public let value: any Sendable
@@ -256,10 +260,11 @@ extension Effect {
         value: Value,
         scheduling: EffectScheduling,
         file: String = #fileID, function: String = #function, line: UInt = #line,
-        _ body: @escaping @Sendable (
-            _ send: @escaping @Sendable (Action) -> Void,
-            _ complete: @escaping @Sendable () -> Void
-        ) throws -> ChannelHandler<Value>
+        _ body:
+            @escaping @Sendable (
+                _ send: @escaping @Sendable (Action) -> Void,
+                _ complete: @escaping @Sendable () -> Void
+            ) throws -> ChannelHandler<Value>
     ) -> Effect {
         let source = ActionSource(file: file, function: function, line: line)
         let payload = Component.ChannelPayload(
@@ -330,11 +335,14 @@ extension Effect {
         }
         if deliversOnOpen, gate.isRunning, let value = first as? Value { handler.receive(value) }
         let receive = handler.receive
-        return (SubscriptionToken {
-            gate.cancel()
-            handler.cancel()
-        }, { value in
-            if let value = value as? Value { receive(value) }
-        })
+        return (
+            SubscriptionToken {
+                gate.cancel()
+                handler.cancel()
+            },
+            { value in
+                if let value = value as? Value { receive(value) }
+            }
+        )
     }
 }

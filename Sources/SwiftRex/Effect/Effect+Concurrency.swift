@@ -146,7 +146,8 @@ extension Effect {
         file: String = #fileID, function: String = #function, line: UInt = #line,
         consume: @escaping @Sendable (_ values: AsyncStream<Value>, _ send: Send<Action>) async throws -> Void
     ) -> Effect {
-        channel(value: value, scheduling: scheduling, bufferingPolicy: bufferingPolicy, file: file, function: function, line: line) { values, send, _ in
+        channel(value: value, scheduling: scheduling, bufferingPolicy: bufferingPolicy, file: file, function: function, line: line) {
+            values, send, _ in
             try await consume(values, send)
         }
     }

@@ -149,10 +149,11 @@ public struct Effect<Action: Sendable>: Sendable {
     @inlinable
     public static func subscribe(
         scheduling: EffectScheduling = .immediately,
-        _ subscribe: @escaping @Sendable (
-            _ send: @escaping @Sendable (DispatchedAction<Action>) -> Void,
-            _ complete: @escaping @Sendable () -> Void
-        ) -> SubscriptionToken
+        _ subscribe:
+            @escaping @Sendable (
+                _ send: @escaping @Sendable (DispatchedAction<Action>) -> Void,
+                _ complete: @escaping @Sendable () -> Void
+            ) -> SubscriptionToken
     ) -> Effect {
         Effect(Component(work: .subscribe(subscribe), scheduling: scheduling))
     }
@@ -174,7 +175,8 @@ public struct Effect<Action: Sendable>: Sendable {
     public func map<NewAction: Sendable>(_ transform: @escaping @Sendable (Action) -> NewAction) -> Effect<NewAction> {
         switch storage {
         case .immediate(let work): return Effect<NewAction>(storage: .immediate(Component.map(work, transform)))
-        case .keyedTask(let work, let key, let exclusive): return Effect<NewAction>(storage: .keyedTask(work.map(transform), key: key, exclusive: exclusive))
+        case .keyedTask(let work, let key, let exclusive):
+            return Effect<NewAction>(storage: .keyedTask(work.map(transform), key: key, exclusive: exclusive))
         case .single(let component): return Effect<NewAction>(component.map(transform))
         case .many(let components): return Effect<NewAction>(storage: .many(components.map { $0.map(transform) }))
         }
@@ -186,7 +188,8 @@ public struct Effect<Action: Sendable>: Sendable {
     public func scheduling(_ policy: EffectScheduling) -> Effect {
         switch storage {
         case .immediate(let work): return Effect(Component(work: work, scheduling: .immediately).rescheduled(policy))
-        case .keyedTask(let work, let key, let exclusive): return Effect(Self.keyedComponent(work, key: key, exclusive: exclusive).rescheduled(policy))
+        case .keyedTask(let work, let key, let exclusive):
+            return Effect(Self.keyedComponent(work, key: key, exclusive: exclusive).rescheduled(policy))
         case .single(let component): return Effect(component.rescheduled(policy))
         case .many(let components): return Effect(storage: .many(components.map { $0.rescheduled(policy) }))
         }

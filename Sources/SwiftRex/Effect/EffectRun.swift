@@ -348,18 +348,21 @@ internal final class ChannelGate: EffectRun, @unchecked Sendable {
     func reportLate(_ action: Any) {
         guard !reported.exchange(true, ordering: .relaxed) else { return }
         // Composed here: the action is not known to be Sendable (this runs once per opening).
-        let message = "Channel \(describeChannel(id)) dispatched \(action) after it closed: dropped (later actions of this opening are dropped without a report)"
-        reportDiagnostic(StoreDiagnostic(
-            kind: .actionAfterClose,
-            message: message,
-            source: source
-        ))
+        let message =
+            "Channel \(describeChannel(id)) dispatched \(action) after it closed: dropped (later actions of this opening are dropped without a report)"
+        reportDiagnostic(
+            StoreDiagnostic(
+                kind: .actionAfterClose,
+                message: message,
+                source: source
+            ))
     }
 }
 
 /// Reports a channel body (or consumer) that threw.
 internal func reportChannelFailure(id: AnyHashableSendable?, source: ActionSource, error: any Error, whileOpening: Bool) {
-    let outcome = whileOpening
+    let outcome =
+        whileOpening
         ? "threw while opening: \(error). It did not open and counts as completed."
         : "consumer threw: \(error). The channel closed."
     reportDiagnostic(StoreDiagnostic(kind: .channelFailed, message: "Channel \(describeChannel(id)) \(outcome)", source: source))

@@ -259,7 +259,8 @@ internal final class EffectEngine<Action: Sendable>: EffectInterpreter {
                     let lower = max(start, span.lowerBound)
                     let upper = min(end, span.upperBound)
                     if lower < upper {
-                        appendEntries(sets[segment], (lower - start)..<(upper - start), segment: segment, orders: orders[segment], depth: depth, to: &entries)
+                        appendEntries(
+                            sets[segment], (lower - start)..<(upper - start), segment: segment, orders: orders[segment], depth: depth, to: &entries)
                     }
                     start = end
                 }
@@ -330,7 +331,8 @@ internal final class EffectEngine<Action: Sendable>: EffectInterpreter {
                     let base = UnsafeRawPointer(first)
                     var offset = 0
                     while offset < buffer.count, suffix &+ offset < limit,
-                          same(base + (buffer.count &- 1 &- offset) &* stride, remembered &- 1 &- suffix &- offset) {
+                        same(base + (buffer.count &- 1 &- offset) &* stride, remembered &- 1 &- suffix &- offset)
+                    {
                         offset &+= 1
                     }
                     return offset
@@ -433,16 +435,17 @@ internal final class EffectEngine<Action: Sendable>: EffectInterpreter {
         channels.withUnsafeBufferPointer { buffer in
             for index in range {
                 guard let payload = buffer[index].component.channel else { continue }
-                entries.append(ReconcileEntry(
-                    key: buffer[index].id,
-                    reset: buffer[index].resetIdentity,
-                    broadcast: buffer[index].broadcastIdentity,
-                    settle: buffer[index].settle,
-                    payload: EnginePayload(component: buffer[index].component, depth: depth),
-                    traits: Self.traits(payload),
-                    segment: segment,
-                    order: orders.isEmpty ? containerOrder(segment: segment, ordinal: index, index: 0) : orders[index]
-                ))
+                entries.append(
+                    ReconcileEntry(
+                        key: buffer[index].id,
+                        reset: buffer[index].resetIdentity,
+                        broadcast: buffer[index].broadcastIdentity,
+                        settle: buffer[index].settle,
+                        payload: EnginePayload(component: buffer[index].component, depth: depth),
+                        traits: Self.traits(payload),
+                        segment: segment,
+                        order: orders.isEmpty ? containerOrder(segment: segment, ordinal: index, index: 0) : orders[index]
+                    ))
             }
         }
     }
@@ -486,26 +489,27 @@ internal final class EffectEngine<Action: Sendable>: EffectInterpreter {
     var pendingEffects: [PendingEffect] {
         guard !isBusy else { return [] }
         let anonymous = [PendingEffect](repeating: PendingEffect(id: nil, kind: .running), count: runningAnonymousCount)
-        return anonymous + machine.holdings.map { key, holding in
-            let id: AnyHashableSendable? = key.base is AnonymousEffectKey ? nil : key
-            switch holding {
-            case .running:
-                return PendingEffect(id: id, kind: .running)
-            case .waitingToStart(let payload):
-                let scheduling = payload.component.scheduling
-                var debounce: Duration?
-                if case .debounce(let window)? = scheduling.coalesce { debounce = window }
-                return PendingEffect(id: id, kind: .waitingToStart(delay: scheduling.delay, debounce: debounce))
-            case .openChannel:
-                return PendingEffect(id: id, kind: .openChannel)
-            case .pendingDelivery(let delivery):
-                var debounce: Duration?
-                if case .debounce(let window)? = delivery { debounce = window }
-                return PendingEffect(id: id, kind: .pendingDelivery(debounce: debounce))
-            case .settling:
-                return PendingEffect(id: id, kind: .settling)
+        return anonymous
+            + machine.holdings.map { key, holding in
+                let id: AnyHashableSendable? = key.base is AnonymousEffectKey ? nil : key
+                switch holding {
+                case .running:
+                    return PendingEffect(id: id, kind: .running)
+                case .waitingToStart(let payload):
+                    let scheduling = payload.component.scheduling
+                    var debounce: Duration?
+                    if case .debounce(let window)? = scheduling.coalesce { debounce = window }
+                    return PendingEffect(id: id, kind: .waitingToStart(delay: scheduling.delay, debounce: debounce))
+                case .openChannel:
+                    return PendingEffect(id: id, kind: .openChannel)
+                case .pendingDelivery(let delivery):
+                    var debounce: Duration?
+                    if case .debounce(let window)? = delivery { debounce = window }
+                    return PendingEffect(id: id, kind: .pendingDelivery(debounce: debounce))
+                case .settling:
+                    return PendingEffect(id: id, kind: .settling)
+                }
             }
-        }
     }
 
     private var settledOpenChannelKeys: [AnyHashableSendable] = []
@@ -607,7 +611,8 @@ internal final class EffectEngine<Action: Sendable>: EffectInterpreter {
     }
 
     @usableFromInline
-    func open(_ payload: Payload, key: AnyHashableSendable, generation: UInt64) -> (token: SubscriptionToken, sink: @Sendable (any Sendable) -> Void)? {
+    func open(_ payload: Payload, key: AnyHashableSendable, generation: UInt64) -> (token: SubscriptionToken, sink: @Sendable (any Sendable) -> Void)?
+    {
         guard let channel = payload.component.channel, let start = channel.start else { return nil }
         let ticket = EffectRun(key: key, generation: generation)
         let opened = start(channel.value, sender(depth: payload.depth), completion(ticket))

@@ -621,7 +621,7 @@ internal struct EffectMachine<Payload> {
         for position in 0..<count {
             let (key, reset, broadcast) = identity(position)
             guard let index = rememberedIndex(key, reset: reset, broadcast: broadcast), memorySegment[index] == segment,
-                  memorySeq[index] == order(position)
+                memorySeq[index] == order(position)
             else { return false }
             if memoryEpoch[index] != epoch {
                 memoryEpoch[index] = epoch
@@ -666,7 +666,7 @@ internal struct EffectMachine<Payload> {
         for position in 0..<count {
             let (key, reset, broadcast) = identity(position)
             guard let index = rememberedIndex(key, reset: reset, broadcast: broadcast), memorySegment[index] == segment,
-                  memorySeq[index] == order(position), memoryEpoch[index] != epoch
+                memorySeq[index] == order(position), memoryEpoch[index] != epoch
             else { return false }
             memoryEpoch[index] = epoch
         }
@@ -889,7 +889,10 @@ internal struct EffectMachine<Payload> {
     /// `memoryIsInDesiredOrder`). No copy.
     @inlinable
     func withMemoryInOrder<R>(
-        _ body: (UnsafeBufferPointer<ChannelIdentity>, UnsafeBufferPointer<AnyHashableSendable>, UnsafeBufferPointer<AnyHashableSendable?>, UnsafeBufferPointer<AnyHashableSendable?>) -> R
+        _ body: (
+            UnsafeBufferPointer<ChannelIdentity>, UnsafeBufferPointer<AnyHashableSendable>, UnsafeBufferPointer<AnyHashableSendable?>,
+            UnsafeBufferPointer<AnyHashableSendable?>
+        ) -> R
     ) -> R {
         memoryIdentity.withUnsafeBufferPointer { identities in
             memoryKey.withUnsafeBufferPointer { keys in
@@ -1045,7 +1048,7 @@ internal struct EffectMachine<Payload> {
     @inlinable
     mutating func freeIfEmpty(_ slot: Int) {
         guard case .idle = run[slot], deliverTimer[slot] == nil, settleTimer[slot] == nil, stamp[slot] == nil,
-              let key = slotKey[slot]
+            let key = slotKey[slot]
         else { return }
         slotIndex[key] = nil
         slotKey[slot] = nil

@@ -112,7 +112,7 @@ public final class ManualClock: Clock, Sendable {
                 switch (dueTimer, dueSleeper) {
                 case (nil, nil):
                     return nil
-                case let (timerIndex?, sleeperDeadline) where sleeperDeadline.map({ state.timers[timerIndex].deadline <= $0 }) ?? true:
+                case (let timerIndex?, let sleeperDeadline) where sleeperDeadline.map({ state.timers[timerIndex].deadline <= $0 }) ?? true:
                     let timer = state.timers.remove(at: timerIndex)
                     if timer.deadline > state.now { state.now = timer.deadline }
                     return (timer, [])

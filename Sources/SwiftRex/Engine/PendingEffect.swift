@@ -45,7 +45,8 @@ public struct PendingEffect: Sendable, Equatable, CustomStringConvertible {
         let name = id.map { "\"\($0)\"" } ?? "an effect with no id"
         switch kind {
         case .running:
-            return "\(name): a one-shot effect that started and has not completed (an async task still running, or a subscription that has not called complete)"
+            return
+                "\(name): a one-shot effect that started and has not completed (an async task still running, or a subscription that has not called complete)"
         case .waitingToStart(let delay, let debounce):
             var timing: [String] = []
             if let debounce { timing.append("debounced by \(readable(debounce))") }

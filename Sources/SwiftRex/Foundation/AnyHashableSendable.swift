@@ -218,10 +218,12 @@ internal enum KeyMixing {
     static func hash(ofShortASCII string: String, type: ObjectIdentifier) -> Int? {
         // Every string is read through the same path whatever its storage (one not stored
         // contiguously is copied first), so equal strings always get equal hashes.
-        let words = string.utf8.withContiguousStorageIfAvailable(words(ofShortASCII:)) ?? {
-            var copy = string
-            return copy.withUTF8(words(ofShortASCII:))
-        }()
+        let words =
+            string.utf8.withContiguousStorageIfAvailable(words(ofShortASCII:))
+            ?? {
+                var copy = string
+                return copy.withUTF8(words(ofShortASCII:))
+            }()
         guard let words else { return nil }
         return hash(words.0, words.1, type: type)
     }

@@ -24,7 +24,10 @@ public struct PreReducerContext<State> {
 
     /// A context over a reader of the state where it lies (see `inspectState(_:)`).
     @inlinable
-    internal init(source: ActionSource, generators: @escaping @Sendable () -> StoreGenerators, inspectState: @escaping @MainActor ((inout State) -> Void) -> Bool) {
+    internal init(
+        source: ActionSource, generators: @escaping @Sendable () -> StoreGenerators,
+        inspectState: @escaping @MainActor ((inout State) -> Void) -> Bool
+    ) {
         reader = InspectingStateReader(source: source, inspectState: inspectState, generators: generators)
     }
 
@@ -173,7 +176,10 @@ internal final class InspectingStateReader<State>: SourcedStateReader<State> {
     @usableFromInline let inspectState: @MainActor ((inout State) -> Void) -> Bool
 
     @inlinable
-    init(source: ActionSource, inspectState: @escaping @MainActor ((inout State) -> Void) -> Bool, generators: @escaping @Sendable () -> StoreGenerators) {
+    init(
+        source: ActionSource, inspectState: @escaping @MainActor ((inout State) -> Void) -> Bool,
+        generators: @escaping @Sendable () -> StoreGenerators
+    ) {
         self.inspectState = inspectState
         super.init(source: source, generators: generators)
     }

@@ -1,4 +1,5 @@
 import Foundation
+import Synchronization
 
 /// The sources of nondeterminism a Store injects into effects: a clock, the current date and UUIDs.
 ///
@@ -46,5 +47,3 @@ private final class UUIDCounter: Sendable {
         return UUID(uuidString: "00000000-0000-0000-0000-\(padded)")!
     }
 }
-
-import Synchronization

@@ -53,13 +53,17 @@ extension Behavior {
 
     /// Lifts the environment axis through a projection.
     @inlinable
-    public func liftEnvironment<GlobalEnvironment: Sendable>(_ project: @escaping @Sendable (GlobalEnvironment) -> Environment) -> Behavior<Action, State, GlobalEnvironment> {
+    public func liftEnvironment<GlobalEnvironment: Sendable>(_ project: @escaping @Sendable (GlobalEnvironment) -> Environment) -> Behavior<
+        Action, State, GlobalEnvironment
+    > {
         lift(.environment(project))
     }
 
     /// Lifts the environment axis through a key path.
     @inlinable
-    public func liftEnvironment<GlobalEnvironment: Sendable>(_ keyPath: KeyPath<GlobalEnvironment, Environment> & Sendable) -> Behavior<Action, State, GlobalEnvironment> {
+    public func liftEnvironment<GlobalEnvironment: Sendable>(_ keyPath: KeyPath<GlobalEnvironment, Environment> & Sendable) -> Behavior<
+        Action, State, GlobalEnvironment
+    > {
         lift(.environment(keyPath))
     }
 

@@ -17,7 +17,8 @@ extension Behavior {
         dispatch target: Relay.Scope<Target, Relay.Identity<State>, Relay.Identity<Environment>>,
         reduce: (@Sendable (Trigger.LocalAction, inout State) -> Void)? = nil,
         file: String = #fileID, function: String = #function, line: UInt = #line
-    ) -> Behavior where Trigger.GlobalAction == Action, Target.GlobalAction == Action, Target.LocalAction == Trigger.LocalAction, Trigger.LocalAction: Sendable {
+    ) -> Behavior
+    where Trigger.GlobalAction == Action, Target.GlobalAction == Action, Target.LocalAction == Trigger.LocalAction, Trigger.LocalAction: Sendable {
         let source = ActionSource(file: file, function: function, line: line)
         let extract = trigger.action
         let embed = target.action
@@ -29,17 +30,27 @@ extension Behavior {
             return payload
         }
         guard let reduce else {
-            return .combine(self, Behavior(units: [.producer(.someActions { action, context in
-                guard let payload = routed(action, context) else { return nil }
-                let out = DispatchedAction(embed.embed(payload), dispatcher: source)
-                return Reader { _ in .just(out) }
-            })]))
+            return .combine(
+                self,
+                Behavior(units: [
+                    .producer(
+                        .someActions { action, context in
+                            guard let payload = routed(action, context) else { return nil }
+                            let out = DispatchedAction(embed.embed(payload), dispatcher: source)
+                            return Reader { _ in .just(out) }
+                        })
+                ]))
         }
-        return .combine(self, Behavior(units: [.reaction({ action, context in
-            guard let payload = routed(action, context) else { return .doNothing }
-            let out = DispatchedAction(embed.embed(payload), dispatcher: source)
-            return Reaction(mutation: .mutation(EndoMut { reduce(payload, &$0) }), produce: Reader { _ in .just(out) })
-        }, scope: .anything)]))
+        return .combine(
+            self,
+            Behavior(units: [
+                .reaction(
+                    { action, context in
+                        guard let payload = routed(action, context) else { return .doNothing }
+                        let out = DispatchedAction(embed.embed(payload), dispatcher: source)
+                        return Reaction(mutation: .mutation(EndoMut { reduce(payload, &$0) }), produce: Reader { _ in .just(out) })
+                    }, scope: .anything)
+            ]))
     }
 
     /// When `trigger` extracts a payload (and `when` holds on the pre-mutation state), mutates
@@ -51,18 +62,26 @@ extension Behavior {
         reduce: @escaping @Sendable (Trigger.LocalAction, inout State) -> Void
     ) -> Behavior where Trigger.GlobalAction == Action {
         let extract = trigger.action
-        return .combine(self, Behavior(units: [.reducer(ReducerUnit(applies: { action, state in
-            guard extract.extract(action) != nil else { return false }
-            return predicate?(state) ?? true
-        }, run: { action, state in
-            guard let payload = extract.extract(action), predicate?(state) ?? true else { return }
-            reduce(payload, &state)
-        }, reduce: { action, state, willWrite in
-            guard let payload = extract.extract(action), predicate?(state) ?? true else { return false }
-            willWrite()
-            reduce(payload, &state)
-            return true
-        }, scope: .anything, footprint: .whole))]))
+        return .combine(
+            self,
+            Behavior(units: [
+                .reducer(
+                    ReducerUnit(
+                        applies: { action, state in
+                            guard extract.extract(action) != nil else { return false }
+                            return predicate?(state) ?? true
+                        },
+                        run: { action, state in
+                            guard let payload = extract.extract(action), predicate?(state) ?? true else { return }
+                            reduce(payload, &state)
+                        },
+                        reduce: { action, state, willWrite in
+                            guard let payload = extract.extract(action), predicate?(state) ?? true else { return false }
+                            willWrite()
+                            reduce(payload, &state)
+                            return true
+                        }, scope: .anything, footprint: .whole))
+            ]))
     }
 }
 
@@ -79,13 +98,18 @@ extension Middleware {
         let source = ActionSource(file: file, function: function, line: line)
         let extract = trigger.action
         let embed = target.action
-        return .combine(self, Middleware(units: [.producer(.someActions { action, context in
-            guard let payload = extract.extract(action) else { return nil }
-            if let predicate {
-                guard let state = context.stateBefore, predicate(state) else { return nil }
-            }
-            let out = DispatchedAction(embed.embed(payload), dispatcher: source)
-            return Reader { _ in .just(out) }
-        })]))
+        return .combine(
+            self,
+            Middleware(units: [
+                .producer(
+                    .someActions { action, context in
+                        guard let payload = extract.extract(action) else { return nil }
+                        if let predicate {
+                            guard let state = context.stateBefore, predicate(state) else { return nil }
+                        }
+                        let out = DispatchedAction(embed.embed(payload), dispatcher: source)
+                        return Reader { _ in .just(out) }
+                    })
+            ]))
     }
 }

@@ -19,7 +19,9 @@ extension Reducer {
 extension Behavior {
     /// Lifts the action axis through a case key path (state and environment unchanged).
     @inlinable
-    public func liftAction<GlobalAction: Prismatic & Sendable>(_ path: PrismKeyPath<GlobalAction, Action>) -> Behavior<GlobalAction, State, Environment> {
+    public func liftAction<GlobalAction: Prismatic & Sendable>(_ path: PrismKeyPath<GlobalAction, Action>) -> Behavior<
+        GlobalAction, State, Environment
+    > {
         liftAction(Prism(path))
     }
 
@@ -67,7 +69,9 @@ extension Behavior {
 extension Middleware {
     /// Lifts the action axis through a case key path (state and environment unchanged).
     @inlinable
-    public func liftAction<GlobalAction: Prismatic & Sendable>(_ path: PrismKeyPath<GlobalAction, Action>) -> Middleware<GlobalAction, State, Environment> {
+    public func liftAction<GlobalAction: Prismatic & Sendable>(_ path: PrismKeyPath<GlobalAction, Action>) -> Middleware<
+        GlobalAction, State, Environment
+    > {
         liftAction(Prism(path))
     }
 

@@ -17,8 +17,9 @@ extension ReducerUnit {
     /// This unit with what it writes narrowed to `footprint`.
     @inlinable
     func confined(to footprint: StateFootprint) -> ReducerUnit {
-        ReducerUnit(applies: applies, run: run, reduce: reduce, scope: scope, footprint: self.footprint.narrowed(to: footprint), actionCase: actionCase,
-                    runIsComplete: runIsComplete, fusion: fusion)
+        ReducerUnit(
+            applies: applies, run: run, reduce: reduce, scope: scope, footprint: self.footprint.narrowed(to: footprint), actionCase: actionCase,
+            runIsComplete: runIsComplete, fusion: fusion)
     }
 }
 
@@ -34,7 +35,8 @@ extension BehaviorUnit {
         case .reaction(let react, let scope, let current):
             return .reaction(react, scope: scope, footprint: current.narrowed(to: footprint))
         case .supervision(let unit):
-            return .supervision(SupervisionUnit(unit.supervise, keyed: unit.keyed, footprint: unit.footprint.narrowed(to: footprint), read: unit.read))
+            return .supervision(
+                SupervisionUnit(unit.supervise, keyed: unit.keyed, footprint: unit.footprint.narrowed(to: footprint), read: unit.read))
         }
     }
 }

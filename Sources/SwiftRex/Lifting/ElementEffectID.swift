@@ -68,8 +68,9 @@ extension Effect {
     @inlinable
     public func scopedToElement(_ element: some Hashable & Sendable, site: LiftSite) -> Effect {
         switch storage {
-        case .immediate: return self  // an anonymous component has no id to stamp
-        case .keyedTask(let work, let key, let exclusive): return Effect(Self.keyedComponent(work, key: key, exclusive: exclusive).scopedToElement(element, site: site))
+        case .immediate: return self // an anonymous component has no id to stamp
+        case .keyedTask(let work, let key, let exclusive):
+            return Effect(Self.keyedComponent(work, key: key, exclusive: exclusive).scopedToElement(element, site: site))
         case .single(let component): return Effect(component.scopedToElement(element, site: site))
         case .many(let components): return Effect(components: components.map { $0.scopedToElement(element, site: site) })
         }

@@ -60,13 +60,17 @@ extension Middleware {
 
     /// Lifts the environment axis through a projection.
     @inlinable
-    public func liftEnvironment<GlobalEnvironment: Sendable>(_ project: @escaping @Sendable (GlobalEnvironment) -> Environment) -> Middleware<Action, State, GlobalEnvironment> {
+    public func liftEnvironment<GlobalEnvironment: Sendable>(_ project: @escaping @Sendable (GlobalEnvironment) -> Environment) -> Middleware<
+        Action, State, GlobalEnvironment
+    > {
         lift(.environment(project))
     }
 
     /// Lifts the environment axis through a key path.
     @inlinable
-    public func liftEnvironment<GlobalEnvironment: Sendable>(_ keyPath: KeyPath<GlobalEnvironment, Environment> & Sendable) -> Middleware<Action, State, GlobalEnvironment> {
+    public func liftEnvironment<GlobalEnvironment: Sendable>(_ keyPath: KeyPath<GlobalEnvironment, Environment> & Sendable) -> Middleware<
+        Action, State, GlobalEnvironment
+    > {
         lift(.environment(keyPath))
     }
 

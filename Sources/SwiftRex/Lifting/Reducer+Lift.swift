@@ -10,10 +10,11 @@ extension Reducer {
 
     @inlinable
     internal init(lifted: [BehaviorUnit<ActionType, StateType, Void>]) {
-        self.init(units: lifted.compactMap { unit in
-            if case .reducer(let reducer) = unit { return reducer }
-            return nil
-        })
+        self.init(
+            units: lifted.compactMap { unit in
+                if case .reducer(let reducer) = unit { return reducer }
+                return nil
+            })
     }
 
     @inlinable

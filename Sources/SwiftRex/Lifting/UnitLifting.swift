@@ -1,4 +1,5 @@
 import Synchronization
+
 // The lifting logic, written once over flat units and shared by Reducer, Middleware and
 // Behavior: each host converts its units to `BehaviorUnit`s, lifts them here, and keeps the kinds
 // it holds. Every lift mutates in place through its lane, keeps `.unchanged` honest (a prism miss
@@ -33,8 +34,11 @@ internal struct FocusLift<LA: Sendable, LS: Sendable, LE: Sendable, GA: Sendable
     @inlinable init<AL: ExtractsAction, SL: WritesState, EL: NarrowsEnvironment>(
         action: AL, embed: @escaping @Sendable (LA) -> GA,
         state: SL, environment: EL, isStrict: Bool = false
-    ) where AL.LocalAction == LA, AL.GlobalAction == GA, SL.LocalState == LS, SL.GlobalState == GS,
-            EL.LocalEnvironment == LE, EL.GlobalEnvironment == GE {
+    )
+    where
+        AL.LocalAction == LA, AL.GlobalAction == GA, SL.LocalState == LS, SL.GlobalState == GS,
+        EL.LocalEnvironment == LE, EL.GlobalEnvironment == GE
+    {
         extract = { action.extract($0) }
         self.embed = embed
         isTotal = state.isTotal
@@ -71,8 +75,11 @@ internal struct FocusLift<LA: Sendable, LS: Sendable, LE: Sendable, GA: Sendable
     /// A lift through a duplex action lane.
     @inlinable init<AL: ExtractsAction & EmbedsAction, SL: WritesState, EL: NarrowsEnvironment>(
         action: AL, state: SL, environment: EL, isStrict: Bool = false
-    ) where AL.LocalAction == LA, AL.GlobalAction == GA, SL.LocalState == LS, SL.GlobalState == GS,
-            EL.LocalEnvironment == LE, EL.GlobalEnvironment == GE {
+    )
+    where
+        AL.LocalAction == LA, AL.GlobalAction == GA, SL.LocalState == LS, SL.GlobalState == GS,
+        EL.LocalEnvironment == LE, EL.GlobalEnvironment == GE
+    {
         self.init(action: action, embed: { action.embed($0) }, state: state, environment: environment, isStrict: isStrict)
     }
 
@@ -250,30 +257,33 @@ internal struct FocusLift<LA: Sendable, LS: Sendable, LE: Sendable, GA: Sendable
         case .producer(let produce, _):
             let isStrict = self.isStrict
             let inspectFocus = self.inspectFocus
-            return .producer(.someActions { action, context in
-                guard let local = extract(action) else { return nil }
-                let localContext = context.focused(inspectFocus)
-                if isStrict, !localContext.hasState { return nil }
-                return produce(local, localContext).map(liftProducer)
-            }, footprint: footprint)
+            return .producer(
+                .someActions { action, context in
+                    guard let local = extract(action) else { return nil }
+                    let localContext = context.focused(inspectFocus)
+                    if isStrict, !localContext.hasState { return nil }
+                    return produce(local, localContext).map(liftProducer)
+                }, footprint: footprint)
 
         case .reaction(let react, let scope, _):
             let isStrict = self.isStrict
             let inspectFocus = self.inspectFocus
-            return .reaction({ action, context in
-                guard let local = extract(action) else { return .doNothing }
-                let localContext = context.focused(inspectFocus)
-                let present = isTotal || localContext.hasState
-                if isStrict, !present { return .doNothing }
-                let reaction = react(local, localContext)
-                let mutation: ReducerOutcome<GS> = present
-                    ? reaction.mutation.map { endo in
-                        guard let body = endo.body else { return .identity }
-                        return EndoMut { state in _ = tryModify(&state) { body(&$0) } }
-                    }
-                    : .unchanged
-                return Reaction(mutation: mutation, produce: reaction.producer.map(liftProducer))
-            }, scope: scope, footprint: footprint)
+            return .reaction(
+                { action, context in
+                    guard let local = extract(action) else { return .doNothing }
+                    let localContext = context.focused(inspectFocus)
+                    let present = isTotal || localContext.hasState
+                    if isStrict, !present { return .doNothing }
+                    let reaction = react(local, localContext)
+                    let mutation: ReducerOutcome<GS> =
+                        present
+                        ? reaction.mutation.map { endo in
+                            guard let body = endo.body else { return .identity }
+                            return EndoMut { state in _ = tryModify(&state) { body(&$0) } }
+                        }
+                        : .unchanged
+                    return Reaction(mutation: mutation, produce: reaction.producer.map(liftProducer))
+                }, scope: scope, footprint: footprint)
 
         case .supervision(let unit):
             let supervise = unit.supervise
@@ -283,19 +293,23 @@ internal struct FocusLift<LA: Sendable, LS: Sendable, LE: Sendable, GA: Sendable
             let lift = self
             let readFocus = self.readFocus
             let inspectFocus = self.inspectFocus
-            return .supervision(SupervisionUnit({ state in
-                var evaluated: Supervision<LA, LE>?
-                _ = readFocus(state) { evaluated = supervise($0) }
-                return Self.lifted(evaluated, narrow: narrow, embed: embed)
-            }, keyed: unit.keyed.map { keyed in
-                KeyedSupervision(token: keyed.token) { FocusedSupervisionTracker(inner: keyed.makeTracker(), lift: lift) }
-            }, footprint: footprint, read: { state in
-                // The focus is reached where it lies and handed on by address: a by-value read
-                // here would copy the whole state onto the stack at every level.
-                var evaluated: Supervision<LA, LE>?
-                _ = inspectFocus(&state) { evaluated = read(&$0) }
-                return Self.lifted(evaluated, narrow: narrow, embed: embed)
-            }))
+            return .supervision(
+                SupervisionUnit(
+                    { state in
+                        var evaluated: Supervision<LA, LE>?
+                        _ = readFocus(state) { evaluated = supervise($0) }
+                        return Self.lifted(evaluated, narrow: narrow, embed: embed)
+                    },
+                    keyed: unit.keyed.map { keyed in
+                        KeyedSupervision(token: keyed.token) { FocusedSupervisionTracker(inner: keyed.makeTracker(), lift: lift) }
+                    }, footprint: footprint,
+                    read: { state in
+                        // The focus is reached where it lies and handed on by address: a by-value read
+                        // here would copy the whole state onto the stack at every level.
+                        var evaluated: Supervision<LA, LE>?
+                        _ = inspectFocus(&state) { evaluated = read(&$0) }
+                        return Self.lifted(evaluated, narrow: narrow, embed: embed)
+                    }))
         }
     }
 }
@@ -585,21 +599,24 @@ internal struct ElementLift<LA: Sendable, LS: Sendable, LE: Sendable, GA: Sendab
     @inlinable func reportDuplicates(_ ids: [ID]) {
         guard !ids.isEmpty else { return }
         let site = self.site
-        reportDiagnostic(StoreDiagnostic(
-            kind: .duplicateID,
-            message: "Duplicate ids in an identified collection: \(ids.prefix(10).map { "\($0)" }.joined(separator: ", ")) (lift \(site)). A broadcast reaches each id's first occurrence only.",
-            source: nil
-        ))
+        reportDiagnostic(
+            StoreDiagnostic(
+                kind: .duplicateID,
+                message:
+                    "Duplicate ids in an identified collection: \(ids.prefix(10).map { "\($0)" }.joined(separator: ", ")) (lift \(site)). A broadcast reaches each id's first occurrence only.",
+                source: nil
+            ))
     }
 
     @inlinable func reportMissing(_ id: ID, source: ActionSource?) {
         // The message captures the id and the site, not this lift (its closures would be retained).
         let site = self.site
-        reportDiagnostic(StoreDiagnostic(
-            kind: .missingElement,
-            message: "An action addressed element \(id), which is not in the collection (lift \(site)): dropped.",
-            source: source
-        ))
+        reportDiagnostic(
+            StoreDiagnostic(
+                kind: .missingElement,
+                message: "An action addressed element \(id), which is not in the collection (lift \(site)): dropped.",
+                source: source
+            ))
     }
 
     /// Lifts every unit, in order. Only the first action-clock unit reports a missing element, so
@@ -678,43 +695,50 @@ internal struct ElementLift<LA: Sendable, LS: Sendable, LE: Sendable, GA: Sendab
                 }
                 return applies
             }
-            return .reducer(ReducerUnit(applies: { action, state in
-                guard let (id, local) = extract(action).map({ ($0.id, $0.action) }) else { return false }
-                return decides(id, local, &state)
-            }, run: { action, state in
-                guard let (id, local) = extract(action).map({ ($0.id, $0.action) }) else { return }
-                _ = modifyElement(id, &state) { run(local, &$0) }
-            }, reduce: { action, state, willWrite in
-                // The element is read to decide, then written through the container's own
-                // in-place write (observers are told before it opens).
-                guard let (id, local) = extract(action).map({ ($0.id, $0.action) }), decides(id, local, &state) else { return false }
-                willWrite()
-                _ = modifyElement(id, &state) { run(local, &$0) }
-                return true
-            }, scope: .addressed(token), footprint: footprint, actionCase: actionCase))
+            return .reducer(
+                ReducerUnit(
+                    applies: { action, state in
+                        guard let (id, local) = extract(action).map({ ($0.id, $0.action) }) else { return false }
+                        return decides(id, local, &state)
+                    },
+                    run: { action, state in
+                        guard let (id, local) = extract(action).map({ ($0.id, $0.action) }) else { return }
+                        _ = modifyElement(id, &state) { run(local, &$0) }
+                    },
+                    reduce: { action, state, willWrite in
+                        // The element is read to decide, then written through the container's own
+                        // in-place write (observers are told before it opens).
+                        guard let (id, local) = extract(action).map({ ($0.id, $0.action) }), decides(id, local, &state) else { return false }
+                        willWrite()
+                        _ = modifyElement(id, &state) { run(local, &$0) }
+                        return true
+                    }, scope: .addressed(token), footprint: footprint, actionCase: actionCase))
 
         case .producer(let produce, _):
-            return .producer(.someActions { action, context in
-                guard let (id, local) = extract(action).map({ ($0.id, $0.action) }) else { return nil }
-                let localContext = lift.elementContext(context, id: id)
-                guard localContext.hasState else {
-                    if reportsMissing { lift.reportMissing(id, source: context.source) }
-                    return nil
-                }
-                return produce(local, localContext).map { lift.liftProducer($0, id: id) }
-            }, footprint: footprint)
+            return .producer(
+                .someActions { action, context in
+                    guard let (id, local) = extract(action).map({ ($0.id, $0.action) }) else { return nil }
+                    let localContext = lift.elementContext(context, id: id)
+                    guard localContext.hasState else {
+                        if reportsMissing { lift.reportMissing(id, source: context.source) }
+                        return nil
+                    }
+                    return produce(local, localContext).map { lift.liftProducer($0, id: id) }
+                }, footprint: footprint)
 
         case .reaction(let react, _, _):
-            return .reaction({ action, context in
-                guard let (id, local) = extract(action).map({ ($0.id, $0.action) }) else { return .doNothing }
-                let localContext = lift.elementContext(context, id: id)
-                guard localContext.hasState else {
-                    if reportsMissing { lift.reportMissing(id, source: context.source) }
-                    return .doNothing
-                }
-                let reaction = react(local, localContext)
-                return Reaction(mutation: lift.liftMutation(reaction.mutation, id: id), produce: reaction.producer.map { lift.liftProducer($0, id: id) })
-            }, scope: .addressed(token), footprint: footprint)
+            return .reaction(
+                { action, context in
+                    guard let (id, local) = extract(action).map({ ($0.id, $0.action) }) else { return .doNothing }
+                    let localContext = lift.elementContext(context, id: id)
+                    guard localContext.hasState else {
+                        if reportsMissing { lift.reportMissing(id, source: context.source) }
+                        return .doNothing
+                    }
+                    let reaction = react(local, localContext)
+                    return Reaction(
+                        mutation: lift.liftMutation(reaction.mutation, id: id), produce: reaction.producer.map { lift.liftProducer($0, id: id) })
+                }, scope: .addressed(token), footprint: footprint)
 
         case .supervision(let unit):
             return .supervision(liftSupervision(unit.supervise, footprint: footprint))
@@ -746,100 +770,107 @@ internal struct ElementLift<LA: Sendable, LS: Sendable, LE: Sendable, GA: Sendab
                 decides = { _, state in !isEmptyInPlace(&state) }
             }
             let reduceEach = self.reduceEach
-            return .reducer(ReducerUnit(applies: { action, state in
-                guard let local = extract(action) else { return false }
-                return decides(local, &state)
-            }, run: { action, state in
-                guard let local = extract(action) else { return }
-                reduceEach(&state, local, run)
-            }, reduce: { action, state, willWrite in
-                guard let local = extract(action), decides(local, &state) else { return false }
-                willWrite()
-                reduceEach(&state, local, run)
-                return true
-            }, scope: .eachElement(token), footprint: footprint))
+            return .reducer(
+                ReducerUnit(
+                    applies: { action, state in
+                        guard let local = extract(action) else { return false }
+                        return decides(local, &state)
+                    },
+                    run: { action, state in
+                        guard let local = extract(action) else { return }
+                        reduceEach(&state, local, run)
+                    },
+                    reduce: { action, state, willWrite in
+                        guard let local = extract(action), decides(local, &state) else { return false }
+                        willWrite()
+                        reduceEach(&state, local, run)
+                        return true
+                    }, scope: .eachElement(token), footprint: footprint))
 
         case .producer(let produce, _):
-            return .producer(.someActions { action, context in
-                guard let local = extract(action) else { return nil }
-                var readers: [Producer<GA, GS, GE>] = []
-                var visited = Set<ID>()
-                var duplicates: [ID] = []
-                defer { lift.reportDuplicates(duplicates) }
-                let walked = lift.forEachElementContext(context) { id, elementContext in
-                    guard uniqueIDs || visited.insert(id).inserted else {
-                        duplicates.append(id)
-                        return
+            return .producer(
+                .someActions { action, context in
+                    guard let local = extract(action) else { return nil }
+                    var readers: [Producer<GA, GS, GE>] = []
+                    var visited = Set<ID>()
+                    var duplicates: [ID] = []
+                    defer { lift.reportDuplicates(duplicates) }
+                    let walked = lift.forEachElementContext(context) { id, elementContext in
+                        guard uniqueIDs || visited.insert(id).inserted else {
+                            duplicates.append(id)
+                            return
+                        }
+                        if let reader = produce(local, elementContext) {
+                            readers.append(lift.liftProducer(reader, id: id))
+                        }
                     }
-                    if let reader = produce(local, elementContext) {
-                        readers.append(lift.liftProducer(reader, id: id))
-                    }
-                }
-                guard walked else { return nil }
-                return readers.isEmpty ? nil : .mconcat(readers)
-            }, footprint: footprint)
+                    guard walked else { return nil }
+                    return readers.isEmpty ? nil : .mconcat(readers)
+                }, footprint: footprint)
 
         case .reaction(let react, _, _):
             let modifyElement = self.modifyElement
             let modifyEachElement = self.modifyEachElement
             let sizeHint = BroadcastSizeHint()
-            return .reaction({ action, context in
-                guard let local = extract(action) else { return .doNothing }
-                // One mutation for all elements (their bodies in element order) and one producer:
-                // no closure, context or reaction is made per element.
-                var bodies: [(id: ID, endo: EndoMut<LS>)] = []
-                var readers: [Producer<GA, GS, GE>] = []
-                var mutates = false
-                var visited = Set<ID>()
-                var duplicates: [ID] = []
-                defer { lift.reportDuplicates(duplicates) }
-                // Without a state to read, nothing is visited: `.unchanged`, no effect.
-                _ = lift.forEachElementContext(context) { id, elementContext in
-                    // Reactions address their element by id: a duplicated id is visited once
-                    // (its first occurrence), never twice. A journaled container's ids are unique.
-                    guard uniqueIDs || visited.insert(id).inserted else {
-                        duplicates.append(id)
-                        return
+            return .reaction(
+                { action, context in
+                    guard let local = extract(action) else { return .doNothing }
+                    // One mutation for all elements (their bodies in element order) and one producer:
+                    // no closure, context or reaction is made per element.
+                    var bodies: [(id: ID, endo: EndoMut<LS>)] = []
+                    var readers: [Producer<GA, GS, GE>] = []
+                    var mutates = false
+                    var visited = Set<ID>()
+                    var duplicates: [ID] = []
+                    defer { lift.reportDuplicates(duplicates) }
+                    // Without a state to read, nothing is visited: `.unchanged`, no effect.
+                    _ = lift.forEachElementContext(context) { id, elementContext in
+                        // Reactions address their element by id: a duplicated id is visited once
+                        // (its first occurrence), never twice. A journaled container's ids are unique.
+                        guard uniqueIDs || visited.insert(id).inserted else {
+                            duplicates.append(id)
+                            return
+                        }
+                        let reaction = react(local, elementContext)
+                        if case .mutation(let endo) = reaction.mutation {
+                            mutates = true
+                            if endo.body != nil {
+                                // Sized once from the last broadcast: growing by doubling to 100k
+                                // bodies allocates (and frees) megabytes per broadcast.
+                                if bodies.isEmpty { bodies.reserveCapacity(sizeHint.capacity) }
+                                bodies.append((id, endo))
+                            }
+                        }
+                        if let producer = reaction.producer { readers.append(lift.liftProducer(producer, id: id)) }
                     }
-                    let reaction = react(local, elementContext)
-                    if case .mutation(let endo) = reaction.mutation {
-                        mutates = true
-                        if endo.body != nil {
-                            // Sized once from the last broadcast: growing by doubling to 100k
-                            // bodies allocates (and frees) megabytes per broadcast.
-                            if bodies.isEmpty { bodies.reserveCapacity(sizeHint.capacity) }
-                            bodies.append((id, endo))
-                        }
+                    if !bodies.isEmpty { sizeHint.record(bodies.count) }
+                    let mutation: ReducerOutcome<GS>
+                    if !mutates {
+                        mutation = .unchanged
+                    } else if bodies.isEmpty {
+                        mutation = .mutation(.identity)
+                    } else {
+                        let all = bodies
+                        mutation = .mutation(
+                            EndoMut { global in
+                                // One walk over storage, the bodies in the same (container) order; a body
+                                // whose element is not where the walk expects it (the container changed
+                                // since phase 1) is applied by id afterwards. Each body touches only its
+                                // own element, so the order between them does not matter.
+                                var next = 0
+                                modifyEachElement(&global) { id, element in
+                                    guard next < all.count, all[next].id == id else { return }
+                                    all[next].endo.runEndoMut(&element)
+                                    next &+= 1
+                                }
+                                while next < all.count {
+                                    _ = modifyElement(all[next].id, &global) { all[next].endo.runEndoMut(&$0) }
+                                    next &+= 1
+                                }
+                            })
                     }
-                    if let producer = reaction.producer { readers.append(lift.liftProducer(producer, id: id)) }
-                }
-                if !bodies.isEmpty { sizeHint.record(bodies.count) }
-                let mutation: ReducerOutcome<GS>
-                if !mutates {
-                    mutation = .unchanged
-                } else if bodies.isEmpty {
-                    mutation = .mutation(.identity)
-                } else {
-                    let all = bodies
-                    mutation = .mutation(EndoMut { global in
-                        // One walk over storage, the bodies in the same (container) order; a body
-                        // whose element is not where the walk expects it (the container changed
-                        // since phase 1) is applied by id afterwards. Each body touches only its
-                        // own element, so the order between them does not matter.
-                        var next = 0
-                        modifyEachElement(&global) { id, element in
-                            guard next < all.count, all[next].id == id else { return }
-                            all[next].endo.runEndoMut(&element)
-                            next &+= 1
-                        }
-                        while next < all.count {
-                            _ = modifyElement(all[next].id, &global) { all[next].endo.runEndoMut(&$0) }
-                            next &+= 1
-                        }
-                    })
-                }
-                return Reaction(mutation: mutation, produce: readers.isEmpty ? nil : .mconcat(readers))
-            }, scope: .eachElement(token), footprint: footprint)
+                    return Reaction(mutation: mutation, produce: readers.isEmpty ? nil : .mconcat(readers))
+                }, scope: .eachElement(token), footprint: footprint)
 
         case .supervision(let unit):
             return .supervision(liftSupervision(unit.supervise, footprint: footprint))
@@ -857,21 +888,22 @@ internal struct ElementLift<LA: Sendable, LS: Sendable, LE: Sendable, GA: Sendab
         let embed = self.embed
         let site = self.site
         let lift = self
-        return SupervisionUnit({ state in
-            var collected: [(ID, Supervision<LA, LE>)] = []
-            forEachElement(state) { id, slice in collected.append((id, supervise(slice))) }
-            let perElement = collected
-            return Supervision { environment in
-                let local = narrow(environment)
-                var channels: Keep<GA> = []
-                for (id, supervision) in perElement {
-                    for channel in supervision.runReader(local) {
-                        channels.append(channel.liftedToElement(id, site: site) { embed(id, $0) })
+        return SupervisionUnit(
+            { state in
+                var collected: [(ID, Supervision<LA, LE>)] = []
+                forEachElement(state) { id, slice in collected.append((id, supervise(slice))) }
+                let perElement = collected
+                return Supervision { environment in
+                    let local = narrow(environment)
+                    var channels: Keep<GA> = []
+                    for (id, supervision) in perElement {
+                        for channel in supervision.runReader(local) {
+                            channels.append(channel.liftedToElement(id, site: site) { embed(id, $0) })
+                        }
                     }
+                    return channels
                 }
-                return channels
-            }
-        }, keyed: KeyedSupervision(token: token) { lift.makeTracker(supervise) }, footprint: footprint)
+            }, keyed: KeyedSupervision(token: token) { lift.makeTracker(supervise) }, footprint: footprint)
     }
 
     /// The per-store tracker of this lift's supervision, its per-element work built here so it

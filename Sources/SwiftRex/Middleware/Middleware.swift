@@ -81,13 +81,17 @@ public struct Middleware<Action: Sendable, State: Sendable, Environment: Sendabl
     /// A middleware producing an effect per action: read the pre-mutation context now, return the
     /// reader the Store runs after the mutations.
     @inlinable
-    public static func produce(_ produce: @escaping @MainActor @Sendable (Action, PreReducerContext<State>) -> Producer<Action, State, Environment>) -> Middleware {
+    public static func produce(_ produce: @escaping @MainActor @Sendable (Action, PreReducerContext<State>) -> Producer<Action, State, Environment>)
+        -> Middleware
+    {
         Middleware(units: [.producer(.everyAction(produce))])
     }
 
     /// Alias for ``produce(_:)-swift.type.method``.
     @inlinable
-    public static func handle(_ produce: @escaping @MainActor @Sendable (Action, PreReducerContext<State>) -> Producer<Action, State, Environment>) -> Middleware {
+    public static func handle(_ produce: @escaping @MainActor @Sendable (Action, PreReducerContext<State>) -> Producer<Action, State, Environment>)
+        -> Middleware
+    {
         Middleware(units: [.producer(.everyAction(produce))])
     }
 
@@ -99,7 +103,9 @@ public struct Middleware<Action: Sendable, State: Sendable, Environment: Sendabl
 
     /// `self <> produce(…)`.
     @inlinable
-    public func produce(_ produce: @escaping @MainActor @Sendable (Action, PreReducerContext<State>) -> Producer<Action, State, Environment>) -> Middleware {
+    public func produce(_ produce: @escaping @MainActor @Sendable (Action, PreReducerContext<State>) -> Producer<Action, State, Environment>)
+        -> Middleware
+    {
         .combine(self, .produce(produce))
     }
 

@@ -4,7 +4,7 @@ precedencegroup OpticCompositionPrecedence {
 }
 
 /// Composes two optics left to right: `outer >>> inner` focuses `inner` inside `outer`'s focus.
-infix operator >>>: OpticCompositionPrecedence
+infix operator >>> : OpticCompositionPrecedence
 
 /// A total, writable focus on a `Part` of a `Whole`: `get`, `set`, and an in-place ``modify(_:_:)``.
 ///

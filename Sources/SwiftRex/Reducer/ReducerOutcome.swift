@@ -44,7 +44,7 @@ extension ReducerOutcome: Monoid {
         switch (lhs, rhs) {
         case (.unchanged, _): return rhs
         case (_, .unchanged): return lhs
-        case let (.mutation(first), .mutation(second)): return .mutation(.combine(first, second))
+        case (.mutation(let first), .mutation(let second)): return .mutation(.combine(first, second))
         }
     }
 

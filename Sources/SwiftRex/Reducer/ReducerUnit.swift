@@ -165,17 +165,19 @@ internal final class ReducerStep<Action, State>: Sendable {
             // The units are alive for this whole call, and with them their fusions.
             if let fusion = first.fusion?.takeUnretainedValue() {
                 while end < units.count, let next = units[end].fusion?.takeUnretainedValue(), fusion.accepts(next),
-                      units[end].scope == first.scope, masks[end] == masks[start] {
+                    units[end].scope == first.scope, masks[end] == masks[start]
+                {
                     end += 1
                 }
                 if end - start > 1 {
                     let others = units[(start + 1)..<end].map { $0.fusion!.takeUnretainedValue() }
                     let runs = units[start..<end].map(\.run)
-                    steps.append(ReducerStep(
-                        reduce: fusion.reduce(with: others),
-                        run: { action, state in for run in runs { run(action, &state) } },
-                        scope: first.scope, mask: masks[start]
-                    ))
+                    steps.append(
+                        ReducerStep(
+                            reduce: fusion.reduce(with: others),
+                            run: { action, state in for run in runs { run(action, &state) } },
+                            scope: first.scope, mask: masks[start]
+                        ))
                     start = end
                     continue
                 }

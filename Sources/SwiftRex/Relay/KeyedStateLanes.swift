@@ -362,7 +362,9 @@ internal final class PositionCache<ID: Hashable & Sendable>: Sendable {
             guard let storage else { return false }
             return positions.noteMiss(storage)
         }
-        if secondMiss, let storage { _ = rebuild(finding: id, count: count, ids: ids(), scanned: 0, storage: storage, witness: Witness(copy container)) }
+        if secondMiss, let storage {
+            _ = rebuild(finding: id, count: count, ids: ids(), scanned: 0, storage: storage, witness: Witness(copy container))
+        }
         return nil
     }
 
@@ -452,11 +454,13 @@ internal final class PositionCache<ID: Hashable & Sendable>: Sendable {
 
     @usableFromInline
     func reportDuplicates(_ ids: [String]) {
-        reportDiagnostic(StoreDiagnostic(
-            kind: .duplicateID,
-            message: "Duplicate ids in an identified collection: \(ids.joined(separator: ", ")). Actions addressed to a duplicated id reach its first occurrence only.",
-            source: nil
-        ))
+        reportDiagnostic(
+            StoreDiagnostic(
+                kind: .duplicateID,
+                message:
+                    "Duplicate ids in an identified collection: \(ids.joined(separator: ", ")). Actions addressed to a duplicated id reach its first occurrence only.",
+                source: nil
+            ))
     }
 }
 

@@ -98,4 +98,3 @@ internal struct MoveBuffer<Element: Sendable>: ~Copyable, @unchecked Sendable {
         return taken
     }
 }
-

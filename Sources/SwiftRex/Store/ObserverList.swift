@@ -1,3 +1,5 @@
+import Synchronization
+
 /// The Store's observers: an ordered array (subscription order, <doc:DispatchPipeline#Observers>)
 /// with tombstones, so a cancellation takes effect at once, also in the middle of a notification,
 /// and observers added during a notification miss it.
@@ -60,8 +62,6 @@ internal struct ObserverList {
     /// The number of live observers.
     var count: Int { entries.count { !$0.cancellation.isCancelled && ($0.willChange != nil || $0.didChange != nil) } }
 }
-
-import Synchronization
 
 /// A flag set once, from any thread, read on the main actor.
 @usableFromInline

@@ -157,10 +157,14 @@ public final class Store<Action: Sendable, State: Sendable, Environment: Sendabl
         for unit in behavior.units {
             if case .reducer(let reducer) = unit { reducerUnits.append(reducer) }
         }
-        let plan = behavior.supervisor == nil ? nil : SupervisionPlan<State, Action, Environment>(units: behavior.units.compactMap { unit in
-            if case .supervision(let supervision) = unit { return supervision }
-            return nil
-        })
+        let plan =
+            behavior.supervisor == nil
+            ? nil
+            : SupervisionPlan<State, Action, Environment>(
+                units: behavior.units.compactMap { unit in
+                    if case .supervision(let supervision) = unit { return supervision }
+                    return nil
+                })
         let masks = Self.masks(of: behavior.units, plan: plan)
         var reducerMasks: [UInt64] = []
         for (index, unit) in behavior.units.enumerated() {
@@ -173,7 +177,8 @@ public final class Store<Action: Sendable, State: Sendable, Environment: Sendabl
             if case .reaction = unit { return true }
             return false
         }
-        producersThenReducers = !behavior.isReducerOnly && !hasReactions && behavior.supervisor == nil
+        producersThenReducers =
+            !behavior.isReducerOnly && !hasReactions && behavior.supervisor == nil
             && reducerMasks.allSatisfy { $0 & SupervisionPlan<State, Action, Environment>.removalBit == 0 }
         let runsReducerPath = behavior.isReducerOnly || producersThenReducers
         self.reducerUnits = runsReducerPath ? reducerUnits : []
@@ -188,9 +193,12 @@ public final class Store<Action: Sendable, State: Sendable, Environment: Sendabl
         reducersScope = reducerUnits.reduce(MutationScope.nothing) { $0.merged($1.scope) }
         // Without routes every unit is asked: side-by-side lifted units of one shape become one
         // step. With routes the steps line up with the units the routes name.
-        let reducerSteps = !runsReducerPath ? []
-            : routes.caseOf == nil ? ReducerStep.fused(reducerUnits, masks: reducerMasks)
-            : zip(reducerUnits, reducerMasks).map { ReducerStep($0, mask: $1) }
+        let reducerSteps =
+            !runsReducerPath
+            ? []
+            : routes.caseOf == nil
+                ? ReducerStep.fused(reducerUnits, masks: reducerMasks)
+                : zip(reducerUnits, reducerMasks).map { ReducerStep($0, mask: $1) }
         self.reducerSteps = reducerSteps
         reducerStepRefs = reducerSteps.map { Unmanaged.passUnretained($0) }
         let phaseSteps = behavior.isReducerOnly ? [] : zip(behavior.units, masks).map { PhaseStep($0, mask: $1) }
@@ -206,14 +214,15 @@ public final class Store<Action: Sendable, State: Sendable, Environment: Sendabl
         let box = WeakStoreBox<Action, State, Environment>()
         stateReader = { box.store?.storage }
         postContext = PostReducerContext(environment: environment, liveState: stateReader, generators: generators)
-        phaseOneReader = Unmanaged.passRetained(StoreStateReader(
-            inspectState: { body in
-                guard let store = box.store else { return false }
-                body(&store.storage)
-                return true
-            },
-            generators: { [generators] in generators }
-        ))
+        phaseOneReader = Unmanaged.passRetained(
+            StoreStateReader(
+                inspectState: { body in
+                    guard let store = box.store else { return false }
+                    body(&store.storage)
+                    return true
+                },
+                generators: { [generators] in generators }
+            ))
         // One main-actor drain per burst, enqueued on the main actor directly from any thread.
         let mailbox = Mailbox<Action>(scheduleDrain: {
             Task { @MainActor in box.store?.drainMailbox() }
@@ -255,11 +264,13 @@ public final class Store<Action: Sendable, State: Sendable, Environment: Sendabl
         }
         if catchAll > 0, plan?.hasCollectionSegment == true {
             let broadUnits = catchAll
-            reportDiagnostic(StoreDiagnostic(
-                kind: .broadInvalidation,
-                message: "\(broadUnits) mutating unit(s) of this behavior write a part of the state the library cannot locate (an unlifted reduce or react, a closure lens, a computed key path): every action they handle re-evaluates the supervision of every collection element. Lift them through a key-path state lane, or declare what they touch with `confined(to:)`.",
-                source: nil
-            ))
+            reportDiagnostic(
+                StoreDiagnostic(
+                    kind: .broadInvalidation,
+                    message:
+                        "\(broadUnits) mutating unit(s) of this behavior write a part of the state the library cannot locate (an unlifted reduce or react, a closure lens, a computed key path): every action they handle re-evaluates the supervision of every collection element. Lift them through a key-path state lane, or declare what they touch with `confined(to:)`.",
+                    source: nil
+                ))
         }
         return masks
     }
@@ -651,12 +662,14 @@ public final class Store<Action: Sendable, State: Sendable, Environment: Sendabl
                         continue
                     }
                     let applied = withGuaranteedStep(reference) { step in
-                        step.reduce(action, &storage, {
-                            if !notified {
-                                notified = true
-                                notify(willChange: true)
-                            }
-                        })
+                        step.reduce(
+                            action, &storage,
+                            {
+                                if !notified {
+                                    notified = true
+                                    notify(willChange: true)
+                                }
+                            })
                     }
                     if applied {
                         scope = scope.merged(step.scope)
@@ -679,7 +692,8 @@ public final class Store<Action: Sendable, State: Sendable, Environment: Sendabl
         scheduleProduced(consume firstProducer, depth: depth)
         // A mutation that may have removed collection elements cancels their effects.
         if engine.hasOwnedEffects,
-           mask & SupervisionPlan<State, Action, Environment>.removalBit != 0 || !scopesInvalidation && scope == .anything {
+            mask & SupervisionPlan<State, Action, Environment>.removalBit != 0 || !scopesInvalidation && scope == .anything
+        {
             cancelEffectsOfRemovedElements()
         }
         // P5: reconcile, only after a mutation, only the supervisions it can reach.
@@ -813,7 +827,8 @@ public final class Store<Action: Sendable, State: Sendable, Environment: Sendabl
     internal func reconcile(after scope: MutationScope, mask: UInt64, action: Action, depth: Int) {
         guard let supervision else { return }
         withUnsafeMutablePointer(to: &storage) { state in
-            supervision.reconcile(after: scope, mask: mask, action: action, state: &state.pointee, environment: environment, engine: engine, depth: depth + 1)
+            supervision.reconcile(
+                after: scope, mask: mask, action: action, state: &state.pointee, environment: environment, engine: engine, depth: depth + 1)
         }
     }
 
@@ -926,13 +941,14 @@ public final class Store<Action: Sendable, State: Sendable, Environment: Sendabl
 
     @usableFromInline
     internal func reportRunaway(_ kind: StoreReentranceInfo.Kind, count: Int, letter: Letter<Action>) {
-        onReentranceDetected(StoreReentranceInfo(
-            kind: kind,
-            drainedCount: count,
-            threshold: threshold,
-            source: letter.action.dispatcher,
-            actionDescription: String(describing: letter.action.action)
-        ))
+        onReentranceDetected(
+            StoreReentranceInfo(
+                kind: kind,
+                drainedCount: count,
+                threshold: threshold,
+                source: letter.action.dispatcher,
+                actionDescription: String(describing: letter.action.action)
+            ))
     }
 
     // MARK: Observation
@@ -1016,4 +1032,3 @@ internal final class WeakStoreBox<Action: Sendable, State: Sendable, Environment
     @inlinable
     init() {}
 }
-

@@ -19,10 +19,11 @@
 public final class StoreProjection<Action: Sendable, State>: StoreType {
     @usableFromInline let readState: @MainActor () -> State
     @usableFromInline let forward: @MainActor (Action, ActionSource) -> Void
-    @usableFromInline let subscribe: @MainActor (
-        (@MainActor () -> Void)?,
-        (@MainActor () -> Void)?
-    ) -> SubscriptionToken
+    @usableFromInline let subscribe:
+        @MainActor (
+            (@MainActor () -> Void)?,
+            (@MainActor () -> Void)?
+        ) -> SubscriptionToken
 
     /// A projection from its three closures: how to read the state, how to dispatch (keeping the
     /// source) and how to observe.
@@ -30,10 +31,11 @@ public final class StoreProjection<Action: Sendable, State>: StoreType {
     public init(
         state: @escaping @MainActor () -> State,
         dispatch: @escaping @MainActor (Action, ActionSource) -> Void,
-        observe: @escaping @MainActor (
-            _ willChange: (@MainActor () -> Void)?,
-            _ didChange: (@MainActor () -> Void)?
-        ) -> SubscriptionToken
+        observe:
+            @escaping @MainActor (
+                _ willChange: (@MainActor () -> Void)?,
+                _ didChange: (@MainActor () -> Void)?
+            ) -> SubscriptionToken
     ) {
         readState = state
         forward = dispatch

@@ -31,13 +31,15 @@ extension StoreType {
         _ didChange: @escaping @MainActor (Value) -> Void
     ) -> SubscriptionToken {
         let last = LastObservedValue(value(state))
-        return observe(willChange: nil, didChange: { [weak self] in
-            guard let self else { return }
-            let new = value(self.state)
-            guard new != last.value else { return }
-            last.value = new
-            didChange(new)
-        })
+        return observe(
+            willChange: nil,
+            didChange: { [weak self] in
+                guard let self else { return }
+                let new = value(self.state)
+                guard new != last.value else { return }
+                last.value = new
+                didChange(new)
+            })
     }
 
     /// Observes the whole state, and calls `didChange` only when it differs (`!=`) from the state

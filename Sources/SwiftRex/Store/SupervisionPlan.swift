@@ -125,7 +125,10 @@ internal final class SupervisionPlan<State: Sendable, Action: Sendable, Environm
     /// applied soundly. The state is `inout` for its address only (it is read where it lies,
     /// never copied onto the stack, never written).
     @inlinable
-    func reconcile(after scope: MutationScope, mask: UInt64, action: Action, state: inout State, environment: Environment, engine: EffectEngine<Action>, depth: Int) {
+    func reconcile(
+        after scope: MutationScope, mask: UInt64, action: Action, state: inout State, environment: Environment, engine: EffectEngine<Action>,
+        depth: Int
+    ) {
         guard allowsPartial else {
             reconcileAll(state: &state, environment: environment, engine: engine, depth: depth)
             return
@@ -134,7 +137,9 @@ internal final class SupervisionPlan<State: Sendable, Action: Sendable, Environm
         guard segmentMask != 0 else { return }
         let addressed = scope.addressedToken.flatMap { segmentOfToken[$0] }
         if isCommitted, addressed != nil || segmentMask != allSegments || segmentMask & journaledSegments != 0,
-           reconcilePatches(mask: segmentMask, addressed: addressed, action: action, state: &state, environment: environment, engine: engine, depth: depth) {
+            reconcilePatches(
+                mask: segmentMask, addressed: addressed, action: action, state: &state, environment: environment, engine: engine, depth: depth)
+        {
             return
         }
         reconcileAll(state: &state, environment: environment, engine: engine, depth: depth)
@@ -235,7 +240,9 @@ internal final class SupervisionPlan<State: Sendable, Action: Sendable, Environm
                         elementOrders.append(containerOrder(segment: index, ordinal: change.ordinal, index: position))
                     }
                     if engine.patchMatches(index, previous: change.previous, channels: change.channels, orders: elementOrders) { continue }
-                    patches.append(SegmentPatch(segment: index, previous: Array(change.previous), channels: change.channels, orders: elementOrders, kind: .edited))
+                    patches.append(
+                        SegmentPatch(
+                            segment: index, previous: Array(change.previous), channels: change.channels, orders: elementOrders, kind: .edited))
                 }
                 changes.removeAll(keepingCapacity: true)
                 continue
@@ -253,7 +260,8 @@ internal final class SupervisionPlan<State: Sendable, Action: Sendable, Environm
             } else {
                 guard let reconciled = segment.reconciled else { return false }
                 if engine.segmentMatches(index, channels: segment.channels, orders: []) { continue }
-                patches.append(SegmentPatch(segment: index, previous: Self.keys(of: reconciled), channels: segment.channels, orders: [], kind: .whole))
+                patches.append(
+                    SegmentPatch(segment: index, previous: Self.keys(of: reconciled), channels: segment.channels, orders: [], kind: .whole))
             }
         }
         if patches.isEmpty {

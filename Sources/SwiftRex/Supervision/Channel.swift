@@ -147,7 +147,8 @@ public struct Channel<Action: Sendable>: Sendable {
             // One closure captures the body and what opening needs; the adapter handed to
             // `openChannel` is not escaping, so building a channel allocates one context here.
             start: { first, send, complete in
-                Effect<Action>.openChannel(first: first, send: send, complete: complete, source: source, id: key, deliversOnOpen: deliversOnOpen) { send, _ in
+                Effect<Action>.openChannel(first: first, send: send, complete: complete, source: source, id: key, deliversOnOpen: deliversOnOpen) {
+                    send, _ in
                     try body { send(DispatchedAction($0, dispatcher: source)) }
                 }
             },

@@ -295,7 +295,9 @@ internal protocol ElementSupervisionTracking<State, Action, Environment>: AnyObj
     func appendOrders(segment: Int, into orders: inout [UInt64])
     /// The keys the element addressed by `action` wanted last, its channels now (empty when it is
     /// gone) and its ordinal; `nil` when the action addresses no element this lift knew.
-    func evaluateAddressed(_ action: Action, _ state: inout State, _ environment: Environment) -> (previous: ElementKeys, channels: Keep<Action>, ordinal: Int)?
+    func evaluateAddressed(_ action: Action, _ state: inout State, _ environment: Environment) -> (
+        previous: ElementKeys, channels: Keep<Action>, ordinal: Int
+    )?
     /// Remembers `keys` for the element the last `evaluateAddressed` call addressed.
     func commitAddressed(_ keys: ElementKeys)
     /// The elements the container's edit journal says changed since the memo was last brought up
@@ -531,7 +533,9 @@ internal final class ElementSupervisionTracker<GA: Sendable, GS: Sendable, GE: S
 /// reached through the focus.
 @MainActor
 @usableFromInline
-internal final class FocusedSupervisionTracker<LA: Sendable, LS: Sendable, LE: Sendable, GA: Sendable, GS: Sendable, GE: Sendable>: ElementSupervisionTracking {
+internal final class FocusedSupervisionTracker<LA: Sendable, LS: Sendable, LE: Sendable, GA: Sendable, GS: Sendable, GE: Sendable>:
+    ElementSupervisionTracking
+{
     @usableFromInline let inner: any ElementSupervisionTracking<LS, LA, LE>
     @usableFromInline let lift: FocusLift<LA, LS, LE, GA, GS, GE>
 

@@ -66,8 +66,10 @@ internal struct StateFootprint: Sendable, Equatable, CustomStringConvertible {
             return Int32(upper ? ranges[index].upperBound : ranges[index].lowerBound)
         }
         self.count = count
-        bounds = (bound(0, false), bound(0, true), bound(1, false), bound(1, true),
-                  bound(2, false), bound(2, true), bound(3, false), bound(3, true))
+        bounds = (
+            bound(0, false), bound(0, true), bound(1, false), bound(1, true),
+            bound(2, false), bound(2, true), bound(3, false), bound(3, true)
+        )
     }
 
     /// Sorted, disjoint, non-empty byte ranges; `nil`: the whole state.

@@ -99,10 +99,11 @@ public enum CoWProbe {
         let (addressBefore, copiesBefore) = probe(root, read)
         try mutate(&root)
         let (addressAfter, copiesAfter) = probe(root, read)
-        let copies: Int? = switch (copiesBefore, copiesAfter) {
-        case let (.some(before), .some(after)): after - before
-        default: nil
-        }
+        let copies: Int? =
+            switch (copiesBefore, copiesAfter) {
+            case (.some(let before), .some(let after)): after - before
+            default: nil
+            }
         return CoWReport(
             copies: copies,
             addressKept: addressBefore != nil && addressBefore == addressAfter,

@@ -1,5 +1,5 @@
-import Synchronization
 import SwiftRex
+import Synchronization
 
 /// The result of subscribing every component of an effect, in component order, outside any Store.
 ///

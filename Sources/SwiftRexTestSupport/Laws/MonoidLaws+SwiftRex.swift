@@ -31,7 +31,9 @@ extension MonoidLaws {
 
     /// Checks ``SwiftRex/Reducer`` laws, comparing reducers by the final state for every sample
     /// action on every sample state (through both `apply(_:to:)` and `reduce(_:)`).
-    public static func check<Action, State: Equatable>(reducers samples: [Reducer<Action, State>], actions: [Action], states: [State]) -> [LawViolation] {
+    public static func check<Action, State: Equatable>(reducers samples: [Reducer<Action, State>], actions: [Action], states: [State])
+        -> [LawViolation]
+    {
         check(samples) { reducer in
             actions.flatMap { action in
                 states.flatMap { state -> [State] in
@@ -49,11 +51,12 @@ extension MonoidLaws {
     /// plus the unchanged law (``checkUnchangedInvariant(_:)``).
     public static func check<State: Equatable>(outcomes samples: [ReducerOutcome<State>], on states: [State]) -> [LawViolation] {
         let laws = check(samples) { outcome -> [State?] in
-            [outcome.isMutation ? nil : states.first] + states.map { state in
-                var copy = state
-                outcome.runEndoMut(&copy)
-                return copy
-            }
+            [outcome.isMutation ? nil : states.first]
+                + states.map { state in
+                    var copy = state
+                    outcome.runEndoMut(&copy)
+                    return copy
+                }
         }
         return laws + checkUnchangedInvariant(samples)
     }

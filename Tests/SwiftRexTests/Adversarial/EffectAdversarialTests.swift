@@ -1,8 +1,9 @@
-@testable import SwiftRex
 import SwiftRexTestSupport
 import SwiftRexTesting
 import Synchronization
 import Testing
+
+@testable import SwiftRex
 
 // Adversarial tests of the effect engine: each test states a documented guarantee of
 // <doc:EffectsAndScheduling> or <doc:DispatchPipeline> and can fail. Most scenarios run in every
@@ -123,10 +124,11 @@ struct EffectAdversarialTests {
     }
 
     static func behavior(_ env: Env, _ effect: @escaping @MainActor @Sendable (Action, Env) -> Effect<Action>) -> Behavior<Action, State, Env> {
-        Self.reducer <> Behavior<Action, State, Env>.produce { action, _ in
-            let produced = effect(action, env)
-            return Producer { _ in produced }
-        }
+        Self.reducer
+            <> Behavior<Action, State, Env>.produce { action, _ in
+                let produced = effect(action, env)
+                return Producer { _ in produced }
+            }
     }
 
     func makeStore(
@@ -309,7 +311,10 @@ struct EffectAdversarialTests {
 
     @Test(arguments: Form.allCases)
     func aKeyedTaskOfAFeatureLiftedIntoAParentIsCancelledByTheParentById(_ form: Form) async {
-        enum Parent: Sendable, Equatable { case child(Action), stopChild }
+        enum Parent: Sendable, Equatable {
+            case child(Action)
+            case stopChild
+        }
         let clock = ManualClock()
         let log = AdversarialLog()
         let env = Env(clock: clock, log: log)
@@ -326,10 +331,12 @@ struct EffectAdversarialTests {
             }
         }
         let prism = Prism<Parent, Action>(preview: { if case .child(let action) = $0 { action } else { nil } }, review: Parent.child)
-        let parent = child.lift(.action(prism)) <> Behavior<Parent, State, Env>.produce { action, _ in
-            guard action == .stopChild else { return .doNothing }
-            return Producer { _ in .cancel(id: "search") }
-        }
+        let parent =
+            child.lift(.action(prism))
+            <> Behavior<Parent, State, Env>.produce { action, _ in
+                guard action == .stopChild else { return .doNothing }
+                return Producer { _ in .cancel(id: "search") }
+            }
         let store = Store(initial: State(), behavior: parent, environment: env, clock: { $0.clock })
         store.dispatch(.child(.run(1)))
         store.dispatch(.child(.run(2)))
@@ -537,7 +544,11 @@ struct EffectAdversarialTests {
         var got: [Int] = []
     }
 
-    enum RowAction: Sendable, Equatable { case run(Int), got(Int), stop }
+    enum RowAction: Sendable, Equatable {
+        case run(Int)
+        case got(Int)
+        case stop
+    }
 
     enum AppAction: Sendable, Equatable {
         case row(ElementAction<Int, RowAction>)
@@ -599,9 +610,10 @@ struct EffectAdversarialTests {
         store.dispatch(.row(ElementAction(1, action: .run(12))))
         store.dispatch(.row(ElementAction(2, action: .run(21))))
         store.dispatch(.row(ElementAction(3, action: .run(31))))
-        #expect(await adversarialWait {
-            store.state.rows.map(\.got) == [[12], [21], [31]] && clock.pendingCount == 3
-        })
+        #expect(
+            await adversarialWait {
+                store.state.rows.map(\.got) == [[12], [21], [31]] && clock.pendingCount == 3
+            })
         #expect(Set(log.events) == ["body 12", "body 21", "body 31"])
         store.dispatch(.cancelRow(2))
         #expect(await adversarialWait { log.contains("cancelled 21") })
@@ -665,13 +677,15 @@ struct EffectAdversarialTests {
         #expect(AnyHashableSendable(a).hashValue == AnyHashableSendable(b).hashValue, sourceLocation: sourceLocation)
         let log = AdversarialLog()
         let env = Env(clock: ManualClock(), log: log)
-        let store = Store(initial: State(), behavior: Self.behavior(env) { action, env in
-            guard case .runKey(let key, let value) = action else { return .empty }
-            return .task(scheduling: .keyed(id: key)) { send in
-                env.log.append("body \(value)")
-                send(.got(value))
-            }
-        }, environment: env, clock: { $0.clock })
+        let store = Store(
+            initial: State(),
+            behavior: Self.behavior(env) { action, env in
+                guard case .runKey(let key, let value) = action else { return .empty }
+                return .task(scheduling: .keyed(id: key)) { send in
+                    env.log.append("body \(value)")
+                    send(.got(value))
+                }
+            }, environment: env, clock: { $0.clock })
         store.dispatch(.runKey(AnyHashableSendable(a), 1))
         store.dispatch(.runKey(AnyHashableSendable(b), 2))
         store.dispatch(.runKey(AnyHashableSendable(a), 3))
@@ -834,7 +848,8 @@ struct EffectAdversarialTests {
                 }
             }
             switch action {
-            case .run(1): return .task(scheduling: EffectScheduling.debounce(id: "k", delay: .seconds(Int64.max)).delayed(by: .seconds(Int64.max)), body(1))
+            case .run(1):
+                return .task(scheduling: EffectScheduling.debounce(id: "k", delay: .seconds(Int64.max)).delayed(by: .seconds(Int64.max)), body(1))
             case .run(2): return .task(scheduling: EffectScheduling.debounce(id: "m", delay: maximum).delayed(by: maximum), body(2))
             case .run(3): return .task(scheduling: .throttle(id: "t", interval: maximum), body(3))
             case .run(4): return .task(scheduling: .keyed(id: "k"), body(4))
@@ -852,9 +867,10 @@ struct EffectAdversarialTests {
         store.dispatch(.run(6))
         store.dispatch(.run(7))
         store.dispatch(.run(7))
-        #expect(await adversarialWait {
-            store.state.got.sorted() == [3, 5, 6, 7] && store.pendingEffects.allSatisfy { $0.kind != .running }
-        })
+        #expect(
+            await adversarialWait {
+                store.state.got.sorted() == [3, 5, 6, 7] && store.pendingEffects.allSatisfy { $0.kind != .running }
+            })
         #expect(clock.pendingCount == 2)
         clock.advance(by: .seconds(365 * 24 * 3600))
         #expect(clock.pendingCount == 2)
@@ -877,16 +893,19 @@ struct EffectAdversarialTests {
     @Test func hugeDelaysOnARealClockStayPendingAndCancellable() async {
         let log = AdversarialLog()
         let env = Env(clock: ManualClock(), log: log)
-        let store = Store(initial: State(), behavior: Self.behavior(env) { action, env in
-            guard case .run(let value) = action else { return .empty }
-            let scheduling: EffectScheduling = value == 1
-                ? EffectScheduling.keyed(id: "a").delayed(by: Duration(attoseconds: .max))
-                : EffectScheduling.debounce(id: "b", delay: .seconds(Int64.max)).delayed(by: .seconds(Int64.max))
-            return .task(scheduling: scheduling) { send in
-                env.log.append("body \(value)")
-                send(.got(value))
-            }
-        }, environment: env)
+        let store = Store(
+            initial: State(),
+            behavior: Self.behavior(env) { action, env in
+                guard case .run(let value) = action else { return .empty }
+                let scheduling: EffectScheduling =
+                    value == 1
+                    ? EffectScheduling.keyed(id: "a").delayed(by: Duration(attoseconds: .max))
+                    : EffectScheduling.debounce(id: "b", delay: .seconds(Int64.max)).delayed(by: .seconds(Int64.max))
+                return .task(scheduling: scheduling) { send in
+                    env.log.append("body \(value)")
+                    send(.got(value))
+                }
+            }, environment: env)
         store.dispatch(.run(1))
         store.dispatch(.run(2))
         await adversarialQuiesce()
@@ -1091,9 +1110,9 @@ struct EffectAdversarialTests {
                 send(.got(value))
             }
             switch value {
-            case 1, 2: return task.scheduling(.immediately)  // anonymous: both run
-            case 3, 4: return task.scheduling(.keyed(id: "b"))  // re-keyed: the later replaces
-            default: return task  // under "a"
+            case 1, 2: return task.scheduling(.immediately) // anonymous: both run
+            case 3, 4: return task.scheduling(.keyed(id: "b")) // re-keyed: the later replaces
+            default: return task // under "a"
             }
         }
         store.dispatch(.run(1))

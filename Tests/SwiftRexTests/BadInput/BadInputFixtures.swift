@@ -1,5 +1,5 @@
-import Synchronization
 import SwiftRex
+import Synchronization
 
 // Shared helpers of the bad-input catalogue. The domain is `LiftApp` (LiftingTests.swift): rows
 // by id, configs by key, slots by position, an optional detail. Diagnostics are captured with
@@ -25,10 +25,12 @@ enum BadInput {
         App.row.liftCollection(.action(App.rowPrism).state(\App.AppState.rows).environment(\App.AppEnvironment.rowEnvironment), site: "rows")
     }
     static var rowsByPosition: Behavior<App.AppAction, App.AppState, App.AppEnvironment> {
-        App.row.liftCollection(.action(App.slotPrism).state(indexed: \App.AppState.rows).environment(\App.AppEnvironment.rowEnvironment), site: "slots")
+        App.row.liftCollection(
+            .action(App.slotPrism).state(indexed: \App.AppState.rows).environment(\App.AppEnvironment.rowEnvironment), site: "slots")
     }
     static var configsByKey: Behavior<App.AppAction, App.AppState, App.AppEnvironment> {
-        App.row.liftCollection(.action(App.configPrism).state(dictionary: \App.AppState.configs).environment(\App.AppEnvironment.rowEnvironment), site: "configs")
+        App.row.liftCollection(
+            .action(App.configPrism).state(dictionary: \App.AppState.configs).environment(\App.AppEnvironment.rowEnvironment), site: "configs")
     }
 }
 

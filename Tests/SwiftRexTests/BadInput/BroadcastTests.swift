@@ -1,5 +1,5 @@
-import Testing
 import SwiftRex
+import Testing
 
 /// Bad input: `Effect.broadcast` with no channel to receive it. Defined outcome: the value is
 /// dropped — nothing opens, nothing is registered, and a live run or channel under that id is
@@ -7,7 +7,11 @@ import SwiftRex
 @MainActor
 @Suite("Bad input: broadcasts with no channel")
 struct BroadcastTests {
-    enum Action: Sendable, Equatable { case broadcast(Int), broadcastText(String), start, toggle }
+    enum Action: Sendable, Equatable {
+        case broadcast(Int)
+        case broadcastText(String)
+        case start, toggle
+    }
 
     static func store(_ log: EventLog) -> Store<Action, Bool, Void> {
         let behavior = Behavior<Action, Bool, Void>
@@ -28,9 +32,12 @@ struct BroadcastTests {
             }
             .supervise { isLive in
                 Supervision { _ in
-                    isLive ? [Channel<Action>(id: "radio", broadcasting: .onChange(0)) { _ in
-                        ChannelHandler<Int>(receive: { log.append("heard \($0)") }, cancel: { log.append("closed") })
-                    }] : []
+                    isLive
+                        ? [
+                            Channel<Action>(id: "radio", broadcasting: .onChange(0)) { _ in
+                                ChannelHandler<Int>(receive: { log.append("heard \($0)") }, cancel: { log.append("closed") })
+                            }
+                        ] : []
                 }
             }
         return Store(initial: false, behavior: behavior)

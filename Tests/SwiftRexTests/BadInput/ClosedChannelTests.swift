@@ -1,6 +1,6 @@
+@_spi(Testing) import SwiftRex
 import Synchronization
 import Testing
-@_spi(Testing) import SwiftRex
 
 /// Bad input: a channel's `dispatch` called after the channel closed — a late SDK callback writing
 /// into a closed conversation — and a channel body that throws.
@@ -16,9 +16,19 @@ import Testing
 @MainActor
 @Suite("Bad input: channels after close, and bodies that throw")
 struct ClosedChannelTests {
-    enum Action: Sendable, Equatable { case setLive(Bool), setRoom(Int), setVolume(Int), value(Int), row(ElementAction<Int, RowAction>), removeRow(Int) }
+    enum Action: Sendable, Equatable {
+        case setLive(Bool)
+        case setRoom(Int)
+        case setVolume(Int)
+        case value(Int)
+        case row(ElementAction<Int, RowAction>)
+        case removeRow(Int)
+    }
     enum RowAction: Sendable, Equatable { case value(Int) }
-    struct Row: Identifiable, Sendable, Equatable { var id: Int; var received: [Int] = [] }
+    struct Row: Identifiable, Sendable, Equatable {
+        var id: Int
+        var received: [Int] = []
+    }
     struct State: Sendable, Equatable {
         var live = false
         var room = 0
@@ -61,10 +71,13 @@ struct ClosedChannelTests {
     static func store(leak: Leak) -> Store<Action, State, Void> {
         let behavior = reducer.supervise { state in
             Supervision { _ in
-                state.live ? [Channel<Action>(id: "feed") { dispatch in
-                    leak.keep(dispatch)
-                    return ChannelHandler<Never>.cancelOnly {}
-                }] : []
+                state.live
+                    ? [
+                        Channel<Action>(id: "feed") { dispatch in
+                            leak.keep(dispatch)
+                            return ChannelHandler<Never>.cancelOnly {}
+                        }
+                    ] : []
             }
         }
         return Store(initial: State(), behavior: behavior)
@@ -133,10 +146,12 @@ struct ClosedChannelTests {
             .reduce { action, row in if case .value(let value) = action { row.received.append(value) } }
             .supervise { _ in
                 Supervision { _ in
-                    [Channel<RowAction>(id: "row feed") { dispatch in
-                        leak.keep(dispatch)
-                        return ChannelHandler<Never>.cancelOnly {}
-                    }]
+                    [
+                        Channel<RowAction>(id: "row feed") { dispatch in
+                            leak.keep(dispatch)
+                            return ChannelHandler<Never>.cancelOnly {}
+                        }
+                    ]
                 }
             }
         let rowPrism = Prism<Action, ElementAction<Int, RowAction>>(
@@ -158,18 +173,21 @@ struct ClosedChannelTests {
 
     @Test func anEffectChannelsSendAfterItCompletedIsDropped() async {
         let leak = Leak()
-        let store = Store(initial: State(), behavior: Self.reducer.produce { action, _ in
-            guard action == .setLive(true) else { return .doNothing }
-            return Producer { _ in
-                .channel(value: 0, scheduling: .keyed(id: "once")) { send, complete in
-                    leak.keep(send)
-                    send(.value(1))
-                    return ChannelHandler<Int>(receive: { _ in }, cancel: {})
+        let store = Store(
+            initial: State(),
+            behavior: Self.reducer.produce { action, _ in
+                guard action == .setLive(true) else { return .doNothing }
+                return Producer { _ in
+                    .channel(value: 0, scheduling: .keyed(id: "once")) { send, complete in
+                        leak.keep(send)
+                        send(.value(1))
+                        return ChannelHandler<Int>(receive: { _ in }, cancel: {})
+                    }
                 }
             }
-        } <> Behavior.produce { action, _ in
-            action == .setLive(false) ? Producer { _ in .cancel(id: "once") } : .doNothing
-        })
+                <> Behavior.produce { action, _ in
+                    action == .setLive(false) ? Producer { _ in .cancel(id: "once") } : .doNothing
+                })
         store.dispatch(.setLive(true))
         #expect(await eventually { store.state.received == [1] })
         store.dispatch(.setLive(false))
@@ -188,11 +206,14 @@ struct ClosedChannelTests {
     static func throwingStore(failing: SharedFlag, log: EventLog) -> Store<Action, State, Void> {
         let behavior = reducer.supervise { state in
             Supervision { _ in
-                state.live ? [Channel<Action>(id: "socket", lifetime: .ephemeral(resetKey: state.room), broadcasting: .onChange(state.volume)) { _ in
-                    log.append("open \(state.room)")
-                    if failing.value { throw Failure() }
-                    return ChannelHandler<Int>(receive: { log.append("volume \($0)") }, cancel: { log.append("close") })
-                }] : []
+                state.live
+                    ? [
+                        Channel<Action>(id: "socket", lifetime: .ephemeral(resetKey: state.room), broadcasting: .onChange(state.volume)) { _ in
+                            log.append("open \(state.room)")
+                            if failing.value { throw Failure() }
+                            return ChannelHandler<Int>(receive: { log.append("volume \($0)") }, cancel: { log.append("close") })
+                        }
+                    ] : []
             }
         }
         return Store(initial: State(), behavior: behavior)
@@ -234,14 +255,17 @@ struct ClosedChannelTests {
     }
 
     @Test func aThrowingEffectChannelBodyOpensNothingAndIsReported() async {
-        let store = Store(initial: State(), behavior: Self.reducer.produce { action, _ in
-            guard action == .setLive(true) else { return .doNothing }
-            return Producer { _ in
-                .channel(value: 0, scheduling: .keyed(id: "handler")) { (_: @escaping @Sendable (Action) -> Void, _: @escaping @Sendable () -> Void) throws -> ChannelHandler<Int> in
-                    throw Failure()
+        let store = Store(
+            initial: State(),
+            behavior: Self.reducer.produce { action, _ in
+                guard action == .setLive(true) else { return .doNothing }
+                return Producer { _ in
+                    .channel(value: 0, scheduling: .keyed(id: "handler")) {
+                        (_: @escaping @Sendable (Action) -> Void, _: @escaping @Sendable () -> Void) throws -> ChannelHandler<Int> in
+                        throw Failure()
+                    }
                 }
-            }
-        })
+            })
         let diagnostics = collectingDiagnostics {
             store.dispatch(.setLive(true))
         }
@@ -251,17 +275,19 @@ struct ClosedChannelTests {
     }
 
     @Test func aConsumerThatThrowsClosesItsChannelAndIsReported() async {
-        let store = Store(initial: State(), behavior: Self.reducer.produce { action, _ in
-            guard action == .setLive(true) else { return .doNothing }
-            return Producer { _ in
-                .channel(value: 5, scheduling: .keyed(id: "consumer")) { values, send in
-                    for await value in values {
-                        send(.value(value))
-                        throw Failure()
+        let store = Store(
+            initial: State(),
+            behavior: Self.reducer.produce { action, _ in
+                guard action == .setLive(true) else { return .doNothing }
+                return Producer { _ in
+                    .channel(value: 5, scheduling: .keyed(id: "consumer")) { values, send in
+                        for await value in values {
+                            send(.value(value))
+                            throw Failure()
+                        }
                     }
                 }
-            }
-        })
+            })
         let diagnostics = await collectingDiagnostics {
             store.dispatch(.setLive(true))
             #expect(await eventually { store.openChannelIDs.isEmpty && store.isIdle })

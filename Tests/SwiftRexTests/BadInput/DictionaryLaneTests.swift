@@ -1,5 +1,5 @@
-import Testing
 import SwiftRex
+import Testing
 
 /// Bad input: a dictionary lane addressed with a key that is not in the dictionary. Defined
 /// outcome: like any missing element — dropped, one `.missingElement` diagnostic naming the key,

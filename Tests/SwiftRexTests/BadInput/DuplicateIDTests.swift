@@ -1,5 +1,5 @@
-import Testing
 import SwiftRex
+import Testing
 
 /// Bad input: an identified collection holding the same id twice (Lifting, "Duplicate ids").
 /// Defined outcome: a `.duplicateID` diagnostic when the id cache is (re)built, once per structural
@@ -69,7 +69,8 @@ struct DuplicateIDTests {
             action == .touch ? .reduce { $0.touches += 1 } : .doNothing
         }
         let viaReducer = reducerRow.liftEach(.action(broadcast: App.touchAllPrism, into: App.rowPrism).state(\App.AppState.rows))
-        let viaReaction = reactionRow.liftEach(.action(broadcast: App.touchAllPrism, into: App.rowPrism).state(\App.AppState.rows).environment(\App.AppEnvironment.rowEnvironment))
+        let viaReaction = reactionRow.liftEach(
+            .action(broadcast: App.touchAllPrism, into: App.rowPrism).state(\App.AppState.rows).environment(\App.AppEnvironment.rowEnvironment))
         var reduced = Self.duplicated()
         var reacted = Self.duplicated()
         let reducerDiagnostics = collectingDiagnostics { viaReducer.apply(.touchAll, to: &reduced) }

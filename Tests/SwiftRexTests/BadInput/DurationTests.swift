@@ -1,5 +1,5 @@
-import Testing
 import SwiftRex
+import Testing
 
 /// Bad input: zero and negative durations. Defined outcome (EffectsAndScheduling, "Scheduling
 /// policies", time edge cases): a non-positive debounce or delay starts synchronously, during the
@@ -10,10 +10,19 @@ import SwiftRex
 @MainActor
 @Suite("Bad input: zero and negative durations")
 struct DurationTests {
-    enum Action: Sendable, Equatable { case run(EffectScheduling), setRoom(Int), setVolume(Int) }
-    struct State: Sendable, Equatable { var room = 0; var volume = 0 }
+    enum Action: Sendable, Equatable {
+        case run(EffectScheduling)
+        case setRoom(Int)
+        case setVolume(Int)
+    }
+    struct State: Sendable, Equatable {
+        var room = 0
+        var volume = 0
+    }
 
-    static func store(_ log: EventLog, clock: ManualClock, delivery: ChannelDelivery = .immediate, settle: Duration? = nil) -> Store<Action, State, Void> {
+    static func store(_ log: EventLog, clock: ManualClock, delivery: ChannelDelivery = .immediate, settle: Duration? = nil) -> Store<
+        Action, State, Void
+    > {
         let behavior = Behavior<Action, State, Void>
             .reduce { action, state in
                 switch action {
@@ -34,11 +43,15 @@ struct DurationTests {
             }
             .supervise { state in
                 Supervision { _ in
-                    [Channel<Action>(id: "feed", lifetime: .ephemeral(resetKey: state.room, settle: settle),
-                                     broadcasting: .onChange(state.volume), delivery: delivery) { _ in
-                        log.append("open \(state.room)")
-                        return ChannelHandler(receive: { log.append("volume \($0)") }, cancel: { log.append("close \(state.room)") })
-                    }]
+                    [
+                        Channel<Action>(
+                            id: "feed", lifetime: .ephemeral(resetKey: state.room, settle: settle),
+                            broadcasting: .onChange(state.volume), delivery: delivery
+                        ) { _ in
+                            log.append("open \(state.room)")
+                            return ChannelHandler(receive: { log.append("volume \($0)") }, cancel: { log.append("close \(state.room)") })
+                        }
+                    ]
                 }
             }
         return Store(initial: State(), behavior: behavior, environment: (), clock: { _ in clock })

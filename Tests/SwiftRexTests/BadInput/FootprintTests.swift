@@ -24,9 +24,11 @@ struct FootprintTests {
         Behavior<Int, Int, Void>.supervise { watched in
             evaluations.increment()
             return Supervision { _ in
-                [Channel<Int>(id: "watch", broadcasting: .onChange(watched)) { _ in
-                    ChannelHandler(receive: { events.append("watched \($0)") }, cancel: {})
-                }]
+                [
+                    Channel<Int>(id: "watch", broadcasting: .onChange(watched)) { _ in
+                        ChannelHandler(receive: { events.append("watched \($0)") }, cancel: {})
+                    }
+                ]
             }
         }.lift(.state(\State.watched))
     }

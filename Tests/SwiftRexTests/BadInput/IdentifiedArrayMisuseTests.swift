@@ -1,6 +1,7 @@
-@testable import SwiftRex
 import SwiftRexTestSupport
 import Testing
+
+@testable import SwiftRex
 
 /// Bad input: writes that change an element's id, or store a value under another id than its
 /// own, in an `IdentifiedArray`. Defined outcome, never a crash: the element is re-keyed under its

@@ -1,5 +1,5 @@
-import Testing
 import SwiftRex
+import Testing
 
 /// Bad input: maximal durations (a delay or debounce of `Int64.max` seconds, a delay plus a
 /// debounce that overflow `Duration` when added). Defined outcome: no trap. Sums saturate at the
@@ -8,7 +8,10 @@ import SwiftRex
 @MainActor
 @Suite("Bad input: maximal durations")
 struct MaximalDurationTests {
-    enum Action: Sendable, Equatable { case run(EffectScheduling), ran }
+    enum Action: Sendable, Equatable {
+        case run(EffectScheduling)
+        case ran
+    }
 
     static func store(_ log: EventLog, clock: ManualClock?) -> Store<Action, Int, Void> {
         let behavior = Behavior<Action, Int, Void>

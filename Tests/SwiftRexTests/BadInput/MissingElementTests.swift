@@ -1,6 +1,6 @@
+import SwiftRex
 import Synchronization
 import Testing
-import SwiftRex
 
 /// Bad input: an action addressed to an element that is not in the collection. Defined outcome:
 /// the action is dropped (no mutation, no notification, no effect) and exactly one
@@ -106,8 +106,9 @@ struct MissingElementTests {
         // The row's debounced autosave is pending when the row is removed: it is cancelled with
         // the row, so no action comes back and nothing is reported.
         let clock = ManualClock()
-        let store = Store(initial: BadInput.state(rows: [1, 2]), behavior: App.rowsAdmin <> BadInput.rowsByID,
-                          environment: App.AppEnvironment(), clock: { _ in clock })
+        let store = Store(
+            initial: BadInput.state(rows: [1, 2]), behavior: App.rowsAdmin <> BadInput.rowsByID,
+            environment: App.AppEnvironment(), clock: { _ in clock })
         store.dispatch(.row(ElementAction(1, action: .autosave)))
         store.dispatch(.removeRow(1))
         #expect(store.registeredEffectCount == 0)
@@ -126,8 +127,9 @@ struct MissingElementTests {
         let rows = App.row
             .produce { action, _ in action == .touch ? Producer { _ in .just(.saved) } : .doNothing }
             .liftCollection(.action(App.rowPrism).state(\App.AppState.rows).environment(\App.AppEnvironment.rowEnvironment), site: "rows")
-        let store = Store(initial: BadInput.state(rows: [1, 2]), behavior: App.rowsAdmin <> rows,
-                          environment: App.AppEnvironment(), clock: { _ in ManualClock() })
+        let store = Store(
+            initial: BadInput.state(rows: [1, 2]), behavior: App.rowsAdmin <> rows,
+            environment: App.AppEnvironment(), clock: { _ in ManualClock() })
         let diagnostics = await collectingDiagnostics {
             store.dispatch(.row(ElementAction(1, action: .touch)))
             store.dispatch(.removeRow(1))

@@ -1,6 +1,6 @@
+import SwiftRex
 import Synchronization
 import Testing
-import SwiftRex
 
 /// Bad input: a `liftOptional` slice that becomes `nil` while one of its effects is still running.
 /// Defined outcome (Lifting, "When the focus is absent"): the running one-shot effect is not
@@ -38,10 +38,12 @@ struct OptionalSliceTests {
             }
             .supervise { _ in
                 Supervision { _ in
-                    [Channel<Action>(id: "detail-feed") { _ in
-                        probe.log.append("open")
-                        return .cancelOnly { probe.log.append("close") }
-                    }]
+                    [
+                        Channel<Action>(id: "detail-feed") { _ in
+                            probe.log.append("open")
+                            return .cancelOnly { probe.log.append("close") }
+                        }
+                    ]
                 }
             }
         let parent = Behavior<Action, State, Void>.react { action, _ in

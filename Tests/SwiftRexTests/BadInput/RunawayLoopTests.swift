@@ -1,5 +1,5 @@
-import Testing
 import SwiftRex
+import Testing
 
 /// Bad input: an action that keeps causing itself (DispatchPipeline, "Runaway loops"). Defined
 /// outcome: after `threshold` actions (per Store, default `StoreHooks.reentranceThreshold`, clamped
@@ -10,7 +10,10 @@ import SwiftRex
 @MainActor
 @Suite("Bad input: runaway loops")
 struct RunawayLoopTests {
-    enum Action: Sendable, Equatable { case ping, pong, add(Int) }
+    enum Action: Sendable, Equatable {
+        case ping, pong
+        case add(Int)
+    }
 
     static let counter = Behavior<Action, Int, Void>.reduce { action, count in
         if case .add(let amount) = action { count += amount }
@@ -36,9 +39,11 @@ struct RunawayLoopTests {
     }
 
     @Test func aLoopThroughEffectsIsCutOffByCausalDepth() async {
-        let store = Store(initial: 0, behavior: Self.counter.produce { action, _ in
-            action == .ping ? Producer { _ in .combine(.just(.pong), .just(.ping)) } : .doNothing
-        })
+        let store = Store(
+            initial: 0,
+            behavior: Self.counter.produce { action, _ in
+                action == .ping ? Producer { _ in .combine(.just(.pong), .just(.ping)) } : .doNothing
+            })
         store.reentranceThreshold = 3
         var reports: [StoreReentranceInfo] = []
         store.onReentranceDetected = { reports.append($0) }

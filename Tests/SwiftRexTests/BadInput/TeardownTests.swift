@@ -1,6 +1,6 @@
+import SwiftRex
 import Synchronization
 import Testing
-import SwiftRex
 
 /// Bad input: effects, timers, channels and actions that outlive their Store. Defined outcome:
 /// releasing the Store cancels every run, timer and channel exactly once; an action sent
@@ -10,7 +10,10 @@ import SwiftRex
 @Suite("Bad input: after teardown")
 struct TeardownTests {
     enum Action: Sendable, Equatable { case start, open, sent }
-    struct State: Sendable, Equatable { var sent = 0; var isLive = false }
+    struct State: Sendable, Equatable {
+        var sent = 0
+        var isLive = false
+    }
 
     static let reducer = Behavior<Action, State, Void>.reduce { action, state in
         switch action {
@@ -25,14 +28,17 @@ struct TeardownTests {
         let sender = Mutex<(@Sendable (DispatchedAction<Action>) -> Void)?>(nil)
         weak var weakStore: Store<Action, State, Void>?
         do {
-            let store = Store(initial: State(), behavior: Self.reducer.produce { action, _ in
-                action == .start ? Producer { _ in
-                    .subscribe { send, _ in
-                        sender.withLock { $0 = send }
-                        return SubscriptionToken { log.append("cancelled") }
-                    }
-                } : .doNothing
-            })
+            let store = Store(
+                initial: State(),
+                behavior: Self.reducer.produce { action, _ in
+                    action == .start
+                        ? Producer { _ in
+                            .subscribe { send, _ in
+                                sender.withLock { $0 = send }
+                                return SubscriptionToken { log.append("cancelled") }
+                            }
+                        } : .doNothing
+                })
             weakStore = store
             store.dispatch(.start)
         }
@@ -47,14 +53,17 @@ struct TeardownTests {
         let log = EventLog()
         weak var weakStore: Store<Action, State, Void>?
         do {
-            let store = Store(initial: State(), behavior: Self.reducer.produce { action, _ in
-                action == .start ? Producer { _ in
-                    .subscribe(scheduling: .debounce(id: "save", delay: .seconds(1))) { _, _ in
-                        log.append("ran")
-                        return .empty
-                    }
-                } : .doNothing
-            }, environment: (), clock: { _ in clock })
+            let store = Store(
+                initial: State(),
+                behavior: Self.reducer.produce { action, _ in
+                    action == .start
+                        ? Producer { _ in
+                            .subscribe(scheduling: .debounce(id: "save", delay: .seconds(1))) { _, _ in
+                                log.append("ran")
+                                return .empty
+                            }
+                        } : .doNothing
+                }, environment: (), clock: { _ in clock })
             weakStore = store
             store.dispatch(.start)
             #expect(clock.pendingCount == 1)
@@ -71,10 +80,13 @@ struct TeardownTests {
         do {
             let behavior = Self.reducer.supervise { state in
                 Supervision { _ in
-                    state.isLive ? [Channel<Action>(id: "socket") { _ in
-                        log.append("open")
-                        return .cancelOnly { log.append("close") }
-                    }] : []
+                    state.isLive
+                        ? [
+                            Channel<Action>(id: "socket") { _ in
+                                log.append("open")
+                                return .cancelOnly { log.append("close") }
+                            }
+                        ] : []
                 }
             }
             let store = Store(initial: State(), behavior: behavior)
@@ -90,12 +102,15 @@ struct TeardownTests {
         let reader = Mutex<(@Sendable () -> Int?)?>(nil)
         weak var weakStore: Store<Action, State, Void>?
         do {
-            let store = Store(initial: State(), behavior: Self.reducer.produce { action, _ in
-                action == .start ? Producer { context in
-                    reader.withLock { $0 = { MainActor.assumeIsolated { context.liveState?.sent } } }
-                    return .empty
-                } : .doNothing
-            })
+            let store = Store(
+                initial: State(),
+                behavior: Self.reducer.produce { action, _ in
+                    action == .start
+                        ? Producer { context in
+                            reader.withLock { $0 = { MainActor.assumeIsolated { context.liveState?.sent } } }
+                            return .empty
+                        } : .doNothing
+                })
             weakStore = store
             store.dispatch(.start)
             #expect(reader.withLock { $0 }?() == 0)

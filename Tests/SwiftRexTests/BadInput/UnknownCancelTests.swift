@@ -1,27 +1,32 @@
-import Testing
 import SwiftRex
+import Testing
 
 /// Bad input: cancelling an id nothing runs under. Defined outcome: a no-op — nothing is
 /// cancelled, nothing is registered (the registry stays empty), other runs are untouched.
 @MainActor
 @Suite("Bad input: cancel of unknown ids")
 struct UnknownCancelTests {
-    enum Action: Sendable, Equatable { case start, cancel(String) }
+    enum Action: Sendable, Equatable {
+        case start
+        case cancel(String)
+    }
 
     static func store(_ log: EventLog) -> Store<Action, Int, Void> {
-        Store(initial: 0, behavior: .produce { action, _ in
-            switch action {
-            case .start:
-                return Producer { _ in
-                    .subscribe(scheduling: .keyed(id: "running")) { _, _ in
-                        log.append("start")
-                        return SubscriptionToken { log.append("cancelled") }
+        Store(
+            initial: 0,
+            behavior: .produce { action, _ in
+                switch action {
+                case .start:
+                    return Producer { _ in
+                        .subscribe(scheduling: .keyed(id: "running")) { _, _ in
+                            log.append("start")
+                            return SubscriptionToken { log.append("cancelled") }
+                        }
                     }
+                case .cancel(let id):
+                    return Producer { _ in .cancel(id: id) }
                 }
-            case .cancel(let id):
-                return Producer { _ in .cancel(id: id) }
-            }
-        })
+            })
     }
 
     @Test func anEffectCancellingAnUnknownIdChangesNothing() {

@@ -1,5 +1,5 @@
-import Testing
 import SwiftRex
+import Testing
 
 /// Shrunk sequences the model-based test found, kept as plain regression tests.
 @MainActor

@@ -1,7 +1,7 @@
 import Foundation
-import Testing
 import SwiftRex
 import SwiftRexTestSupport
+import Testing
 
 /// Model-based randomized testing: seeded random sequences of dispatches, effect completions,
 /// clock advances, row inserts and removals, cancellations and mailbox drains run against the real

@@ -138,7 +138,8 @@ extension ModelBased {
         }
         let rows = (rowCore <> rowChannels)
             .liftCollection(.action(rowPrism).state(\State.rows).environment(\Environment.harness), site: "rows")
-        let each = rowCore
+        let each =
+            rowCore
             .liftEach(.action(broadcast: bumpAllPrism, into: rowPrism).state(\State.rows).environment(\Environment.harness), site: "each")
         // The app-level unit split in two, each saying what it touches: structural edits of the
         // rows, and everything else. A bump of `total`, a response or a tick then reaches no

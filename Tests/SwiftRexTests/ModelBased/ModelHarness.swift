@@ -1,5 +1,5 @@
-import Synchronization
 import SwiftRex
+import Synchronization
 
 extension ModelBased {
     /// A supervised channel of one row: the row's id and the channel's name.

@@ -97,10 +97,13 @@ extension ModelBased {
         let observed = harness.take()
         let expected = model.take()
         if observed.events.sorted() != expected.events.sorted() {
-            return Failure(index: nil, step: nil, message: "at teardown, channel events: store \(observed.events.sorted()) model \(expected.events.sorted())")
+            return Failure(
+                index: nil, step: nil, message: "at teardown, channel events: store \(observed.events.sorted()) model \(expected.events.sorted())")
         }
         if observed.cancelledEffects.sorted() != expected.cancelledEffects.sorted() {
-            return Failure(index: nil, step: nil, message: "at teardown, cancelled effects: store \(observed.cancelledEffects.sorted()) model \(expected.cancelledEffects.sorted())")
+            return Failure(
+                index: nil, step: nil,
+                message: "at teardown, cancelled effects: store \(observed.cancelledEffects.sorted()) model \(expected.cancelledEffects.sorted())")
         }
         return nil
     }

@@ -21,7 +21,10 @@ extension ModelBased {
     struct ReferenceModel {
         /// A timer a debounced or delayed effect waits on. `seq` orders ties as registration does.
         struct Timer {
-            enum Key: Equatable { case search, autosave(Int) }
+            enum Key: Equatable {
+                case search
+                case autosave(Int)
+            }
             let seq: Int
             let deadline: Int
             let key: Key?
@@ -89,7 +92,8 @@ extension ModelBased {
         mutating func advance(by milliseconds: Int) {
             let target = now + max(0, milliseconds)
             while let next = timers.indices.filter({ timers[$0].deadline <= target })
-                .min(by: { (timers[$0].deadline, timers[$0].seq) < (timers[$1].deadline, timers[$1].seq) }) {
+                .min(by: { (timers[$0].deadline, timers[$0].seq) < (timers[$1].deadline, timers[$1].seq) })
+            {
                 let timer = timers.remove(at: next)
                 now = max(now, timer.deadline)
                 inbox.append(timer.action)
@@ -193,12 +197,24 @@ extension ModelBased {
                 }
                 let id = addressed.id
                 switch addressed.action {
-                case .bump: state.rows[index].count += 1; mutated = true
-                case .setRoom(let room): state.rows[index].room = room; mutated = true
-                case .setVolume(let volume): state.rows[index].volume = volume; mutated = true
-                case .toggleFeed: state.rows[index].feedOn.toggle(); mutated = true
-                case .echo: state.rows[index].echoes += 1; mutated = true
-                case .saved: state.rows[index].saves += 1; mutated = true
+                case .bump:
+                    state.rows[index].count += 1
+                    mutated = true
+                case .setRoom(let room):
+                    state.rows[index].room = room
+                    mutated = true
+                case .setVolume(let volume):
+                    state.rows[index].volume = volume
+                    mutated = true
+                case .toggleFeed:
+                    state.rows[index].feedOn.toggle()
+                    mutated = true
+                case .echo:
+                    state.rows[index].echoes += 1
+                    mutated = true
+                case .saved:
+                    state.rows[index].saves += 1
+                    mutated = true
                 case .autosave:
                     work.append(.debounce(.autosave(id), delay: autosaveDebounce, .row(ElementAction(id, action: .saved))))
                 case .cancelFeed: work.append(.cancelChannel(ChannelKey(element: id, name: "feed")))
@@ -259,7 +275,8 @@ extension ModelBased {
         private func desired() -> [Remembered] {
             var channels: [Remembered] = []
             for row in state.rows {
-                channels.append(Remembered(key: ChannelKey(element: row.id, name: "socket"), reset: row.room, broadcast: row.volume, suppressed: false))
+                channels.append(
+                    Remembered(key: ChannelKey(element: row.id, name: "socket"), reset: row.room, broadcast: row.volume, suppressed: false))
                 if row.feedOn {
                     channels.append(Remembered(key: ChannelKey(element: row.id, name: "feed"), reset: nil, broadcast: nil, suppressed: false))
                 }

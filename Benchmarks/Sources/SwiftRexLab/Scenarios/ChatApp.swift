@@ -45,7 +45,9 @@ enum ChatApp {
     struct Environment: Sendable {}
 
     enum ConversationAction: Sendable, Equatable {
-        case open, close, type(String), send, sent, markRead
+        case open, close
+        case type(String)
+        case send, sent, markRead
     }
 
     enum Action: Sendable, Equatable {
@@ -70,7 +72,11 @@ enum ChatApp {
     static let conversation = Behavior<ConversationAction, Conversation, Environment>
         .react { action, _ in
             switch action {
-            case .open: return .reduce { $0.isOpen = true; $0.unread = 0 }
+            case .open:
+                return .reduce {
+                    $0.isOpen = true
+                    $0.unread = 0
+                }
             case .close: return .reduce { $0.isOpen = false }
             case .type(let text): return .reduce { $0.draft = text }
             case .send:
@@ -94,30 +100,30 @@ enum ChatApp {
 
     static let behavior: Behavior<Action, State, Environment> =
         conversation.liftCollection(.action(conversationPrism).state(\State.conversations), site: "conversations")
-            <> search.lift(.action(searchPrism).state(\State.search))
-            <> settings.lift(.action(settingsPrism).state(\State.settings))
-            <> Behavior<Action, State, Environment>.react { action, _ in
-                switch action {
-                case .insert(let id): return .reduce { $0.conversations.append(Conversation(id: id)) }
-                case .remove(let id): return .reduce { $0.conversations.remove(id: id) }
-                case .conversation, .search, .toggleDark: return .doNothing
-                }
-            }.confined(to: \State.conversations)
+        <> search.lift(.action(searchPrism).state(\State.search))
+        <> settings.lift(.action(settingsPrism).state(\State.settings))
+        <> Behavior<Action, State, Environment>.react { action, _ in
+            switch action {
+            case .insert(let id): return .reduce { $0.conversations.append(Conversation(id: id)) }
+            case .remove(let id): return .reduce { $0.conversations.remove(id: id) }
+            case .conversation, .search, .toggleDark: return .doNothing
+            }
+        }.confined(to: \State.conversations)
 
     static let plainBehavior: Behavior<Action, PlainState, Environment> =
         conversation.liftCollection(.action(conversationPrism).state(\PlainState.conversations), site: "conversations")
-            <> search.lift(.action(searchPrism).state(\PlainState.search))
-            <> settings.lift(.action(settingsPrism).state(\PlainState.settings))
-            <> Behavior<Action, PlainState, Environment>.react { action, _ in
-                switch action {
-                case .insert(let id): return .reduce { $0.conversations.append(Conversation(id: id)) }
-                case .remove(let id):
-                    return .reduce { state in
-                        if let index = state.conversations.firstIndex(where: { $0.id == id }) { state.conversations.remove(at: index) }
-                    }
-                case .conversation, .search, .toggleDark: return .doNothing
+        <> search.lift(.action(searchPrism).state(\PlainState.search))
+        <> settings.lift(.action(settingsPrism).state(\PlainState.settings))
+        <> Behavior<Action, PlainState, Environment>.react { action, _ in
+            switch action {
+            case .insert(let id): return .reduce { $0.conversations.append(Conversation(id: id)) }
+            case .remove(let id):
+                return .reduce { state in
+                    if let index = state.conversations.firstIndex(where: { $0.id == id }) { state.conversations.remove(at: index) }
                 }
-            }.confined(to: \PlainState.conversations)
+            case .conversation, .search, .toggleDark: return .doNothing
+            }
+        }.confined(to: \PlainState.conversations)
 
     /// The initial conversations; the first is open.
     static var conversations: [Conversation] {

@@ -1,7 +1,7 @@
 import Baselines
 import LabCore
-import Synchronization
 @_spi(Testing) import SwiftRex
+import Synchronization
 
 /// Effects through the Store: round trips of effect actions against one `Task` per action, the
 /// `Effect.task` path, bursts, single actions, a channel fed by eight producers, and a debounce
@@ -79,7 +79,10 @@ enum EffectScenarios {
                     }
                 }
             },
-            Scenario(name: "effects.roundtrip.burst", allocationTolerance: hopJitter, minimumIterations: asyncStart, instructions: .serialized(iterations: serializedIterations)) {
+            Scenario(
+                name: "effects.roundtrip.burst", allocationTolerance: hopJitter, minimumIterations: asyncStart,
+                instructions: .serialized(iterations: serializedIterations)
+            ) {
                 // Turns of 1,000 `.increment`s, each answered by `Effect.just(.done)`: one drain
                 // hop per turn; the turn's last answer starts the next (see `RoundTripChain`).
                 let (store, arrivals) = justStore()
@@ -88,7 +91,10 @@ enum EffectScenarios {
                 }
                 return { iterations in await chain.run(iterations) }
             },
-            Scenario(name: "effects.roundtrip.mailbox", allocationTolerance: hopJitter, minimumIterations: asyncStart, instructions: .serialized(iterations: serializedIterations)) {
+            Scenario(
+                name: "effects.roundtrip.mailbox", allocationTolerance: hopJitter, minimumIterations: asyncStart,
+                instructions: .serialized(iterations: serializedIterations)
+            ) {
                 // Each `.increment` produces `Effect.just(.done)`; all the answers of a sample come
                 // back through the mailbox.
                 let (store, arrivals) = justStore()
@@ -98,7 +104,10 @@ enum EffectScenarios {
                     await arrivals.wait(for: target, current: store.state.count)
                 }
             },
-            Scenario(name: "effects.roundtrip.single", allocationTolerance: hopPerOperationJitter, minimumIterations: asyncStart, instructions: .serialized(iterations: serializedIterations)) {
+            Scenario(
+                name: "effects.roundtrip.single", allocationTolerance: hopPerOperationJitter, minimumIterations: asyncStart,
+                instructions: .serialized(iterations: serializedIterations)
+            ) {
                 // One action in flight at a time: the latency of one answer. Each answer the store
                 // reduces starts the next round trip from an observer, as an app reacting to it
                 // would; the sample awaits its last answer once (see `RoundTripChain`).
@@ -106,7 +115,10 @@ enum EffectScenarios {
                 let chain = RoundTripChain(store: store, arrivals: arrivals) { _ in store.dispatch(.increment) }
                 return { iterations in await chain.run(iterations) }
             },
-            Scenario(name: "effects.roundtrip.taskPerAction", allocationTolerance: hopJitter, minimumIterations: asyncStart, instructionTolerance: tasksInFlightInstructionTolerance, instructions: .serialized(iterations: serializedIterations)) {
+            Scenario(
+                name: "effects.roundtrip.taskPerAction", allocationTolerance: hopJitter, minimumIterations: asyncStart,
+                instructionTolerance: tasksInFlightInstructionTolerance, instructions: .serialized(iterations: serializedIterations)
+            ) {
                 // The reference mechanism: the same store, each answer sent by its own Task.
                 let (store, arrivals) = reducerOnlyCountingStore()
                 return { iterations in
@@ -118,7 +130,10 @@ enum EffectScenarios {
                     await arrivals.wait(for: target, current: store.state.count)
                 }
             },
-            Scenario(name: "effects.roundtrip.taskPerAction.single", allocationTolerance: hopPerOperationJitter, minimumIterations: asyncStart, instructions: .serialized(iterations: serializedIterations)) {
+            Scenario(
+                name: "effects.roundtrip.taskPerAction.single", allocationTolerance: hopPerOperationJitter, minimumIterations: asyncStart,
+                instructions: .serialized(iterations: serializedIterations)
+            ) {
                 // The latency control of `effects.roundtrip.single`: one Task per action, one in
                 // flight at a time, each answer starting the next round trip the same way.
                 let (store, arrivals) = reducerOnlyCountingStore()
@@ -128,7 +143,10 @@ enum EffectScenarios {
                 }
                 return { iterations in await chain.run(iterations) }
             },
-            Scenario(name: "effects.task.roundtrip", allocationTolerance: taskJitter, minimumIterations: asyncStart, instructionTolerance: tasksInFlightInstructionTolerance, instructions: .serialized(iterations: serializedIterations)) {
+            Scenario(
+                name: "effects.task.roundtrip", allocationTolerance: taskJitter, minimumIterations: asyncStart,
+                instructionTolerance: tasksInFlightInstructionTolerance, instructions: .serialized(iterations: serializedIterations)
+            ) {
                 // Each `.increment` produces `Effect.task { send in send(.done) }`.
                 let answer = Producer<CounterAction, CounterState, Void> { _ in .task { send in send(.done) } }
                 let (store, arrivals) = countingStore(answering: answer)
@@ -138,14 +156,20 @@ enum EffectScenarios {
                     await arrivals.wait(for: target, current: store.state.count)
                 }
             },
-            Scenario(name: "effects.task.roundtrip.raw", allocationTolerance: taskJitter, minimumIterations: asyncStart, instructionTolerance: tasksInFlightInstructionTolerance, instructions: .serialized(iterations: serializedIterations)) {
+            Scenario(
+                name: "effects.task.roundtrip.raw", allocationTolerance: taskJitter, minimumIterations: asyncStart,
+                instructionTolerance: tasksInFlightInstructionTolerance, instructions: .serialized(iterations: serializedIterations)
+            ) {
                 // The floor under `effects.task.roundtrip`: a plain Task per action on the global
                 // executor (created the way the library creates one), each counting its answer
                 // under a lock; the last resumes the loop. No store, no dispatch, no mailbox.
                 let tasks = RawTaskRoundTrip()
                 return { iterations in await tasks.run(iterations) }
             },
-            Scenario(name: "effects.task.keyed", allocationTolerance: replacedTaskJitter, minimumIterations: asyncStart, instructionTolerance: tasksInFlightInstructionTolerance, instructions: .serialized(iterations: serializedIterations)) {
+            Scenario(
+                name: "effects.task.keyed", allocationTolerance: replacedTaskJitter, minimumIterations: asyncStart,
+                instructionTolerance: tasksInFlightInstructionTolerance, instructions: .serialized(iterations: serializedIterations)
+            ) {
                 // Search-style: each query starts a task under one id, replacing the previous one;
                 // the loop waits for the answer to the last query.
                 let search = SearchStore()
@@ -155,30 +179,41 @@ enum EffectScenarios {
                     await search.settle()
                 }
             },
-            Scenario(name: "effects.task.keyed.raw", allocationTolerance: replacedTaskJitter, minimumIterations: asyncStart, instructionTolerance: tasksInFlightInstructionTolerance, instructions: .serialized(iterations: serializedIterations)) {
+            Scenario(
+                name: "effects.task.keyed.raw", allocationTolerance: replacedTaskJitter, minimumIterations: asyncStart,
+                instructionTolerance: tasksInFlightInstructionTolerance, instructions: .serialized(iterations: serializedIterations)
+            ) {
                 // The floor under `effects.task.keyed`, by hand: per query, the previous run is
                 // cancelled (its flag and its Task) and a new main-actor Task is created that
                 // checks its flag; the survivor hops to the global executor and answers.
                 let tasks = RawKeyedTasks()
                 return { iterations in await tasks.run(iterations) }
             },
-            Scenario(name: "effects.task.keyed.dispatch", instructionTolerance: tasksInFlightInstructionTolerance, instructions: .counted(iterations: serializedIterations), body: { _ in
-                // The dispatches of `effects.task.keyed` alone, on the main thread: each query
-                // starts a task under one id and replaces the previous one. The answer is awaited
-                // after each measured loop (the settle step), so the figures are the dispatch's
-                // own. Its tasks start on the main actor, so its instructions can be counted (see
-                // `ScenarioBody.settle`), and its allocations are exact.
-                let search = SearchStore()
-                return ScenarioBody(settle: { await search.settle() }) { iterations in search.query(iterations) }
-            }),
-            Scenario(name: "effects.task.keyed.raw.dispatch", instructionTolerance: tasksInFlightInstructionTolerance, instructions: .counted(iterations: serializedIterations), body: { _ in
-                // The floor under `effects.task.keyed.dispatch`, by hand: per query, the previous
-                // run's flag and Task cancelled and a main-actor Task created. One more run, awaited
-                // after each measured loop, answers.
-                let tasks = RawKeyedTasks()
-                return ScenarioBody(settle: { await tasks.run(1) }) { iterations in tasks.start(iterations) }
-            }),
-            Scenario(name: "effects.channel.fanIn", allocationTolerance: hopPerOperationJitter, minimumIterations: asyncStart, instructions: .asynchronous) {
+            Scenario(
+                name: "effects.task.keyed.dispatch", instructionTolerance: tasksInFlightInstructionTolerance,
+                instructions: .counted(iterations: serializedIterations),
+                body: { _ in
+                    // The dispatches of `effects.task.keyed` alone, on the main thread: each query
+                    // starts a task under one id and replaces the previous one. The answer is awaited
+                    // after each measured loop (the settle step), so the figures are the dispatch's
+                    // own. Its tasks start on the main actor, so its instructions can be counted (see
+                    // `ScenarioBody.settle`), and its allocations are exact.
+                    let search = SearchStore()
+                    return ScenarioBody(settle: { await search.settle() }) { iterations in search.query(iterations) }
+                }),
+            Scenario(
+                name: "effects.task.keyed.raw.dispatch", instructionTolerance: tasksInFlightInstructionTolerance,
+                instructions: .counted(iterations: serializedIterations),
+                body: { _ in
+                    // The floor under `effects.task.keyed.dispatch`, by hand: per query, the previous
+                    // run's flag and Task cancelled and a main-actor Task created. One more run, awaited
+                    // after each measured loop, answers.
+                    let tasks = RawKeyedTasks()
+                    return ScenarioBody(settle: { await tasks.run(1) }) { iterations in tasks.start(iterations) }
+                }),
+            Scenario(
+                name: "effects.channel.fanIn", allocationTolerance: hopPerOperationJitter, minimumIterations: asyncStart, instructions: .asynchronous
+            ) {
                 // Eight detached producers call one supervised channel's `dispatch`; one operation
                 // is one action reduced (actions/s = 1e9 / ns per op).
                 let arrivals = Arrivals()
@@ -194,10 +229,13 @@ enum EffectScenarios {
                     }
                     .supervise { state in
                         Supervision { _ in
-                            state.isOpen ? [Channel<FanInAction>(id: "fanIn") { send in
-                                dispatch.withLock { $0 = send }
-                                return .cancelOnly {}
-                            }] : []
+                            state.isOpen
+                                ? [
+                                    Channel<FanInAction>(id: "fanIn") { send in
+                                        dispatch.withLock { $0 = send }
+                                        return .cancelOnly {}
+                                    }
+                                ] : []
                         }
                     }
                 let store = Store(initial: FanInState(), behavior: behavior)
@@ -218,7 +256,10 @@ enum EffectScenarios {
                     await arrivals.wait(for: target, current: store.state.count)
                 }
             },
-            Scenario(name: "effects.debounce.storm", allocationTolerance: hopJitter, minimumIterations: asyncStart, instructions: .serialized(iterations: serializedIterations)) {
+            Scenario(
+                name: "effects.debounce.storm", allocationTolerance: hopJitter, minimumIterations: asyncStart,
+                instructions: .serialized(iterations: serializedIterations)
+            ) {
                 // Every dispatch restarts one debounced effect on a manual clock; the burst ends with
                 // a single delivery.
                 let clock = ManualClock()
@@ -255,12 +296,14 @@ enum EffectScenarios {
     /// counting and reporting its count; the scenario sends the answers itself.
     static func reducerOnlyCountingStore() -> (Store<CounterAction, CounterState, Void>, Arrivals) {
         let arrivals = Arrivals()
-        let store = Store(initial: CounterState(), reducer: Reducer<CounterAction, CounterState>.reduce { action, state in
-            if action == .done {
-                state.count &+= 1
-                arrivals.arrived(state.count)
-            }
-        })
+        let store = Store(
+            initial: CounterState(),
+            reducer: Reducer<CounterAction, CounterState>.reduce { action, state in
+                if action == .done {
+                    state.count &+= 1
+                    arrivals.arrived(state.count)
+                }
+            })
         return (store, arrivals)
     }
 
@@ -422,7 +465,9 @@ final class RoundTripChain {
 
     /// A chain over `store`, whose `CounterState.count` counts answers (each reported to
     /// `arrivals` by its reducer); `start(n)` sends `n` round trips, at most `turn` at a time.
-    init<Environment>(store: Store<CounterAction, CounterState, Environment>, arrivals: Arrivals, turn: Int = 1, start: @escaping @MainActor (Int) -> Void) {
+    init<Environment>(
+        store: Store<CounterAction, CounterState, Environment>, arrivals: Arrivals, turn: Int = 1, start: @escaping @MainActor (Int) -> Void
+    ) {
         precondition(turn > 0, "a turn sends at least one round trip")
         self.arrivals = arrivals
         self.start = start

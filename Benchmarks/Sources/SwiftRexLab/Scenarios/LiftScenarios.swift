@@ -79,9 +79,11 @@ enum LiftScenarios {
     static let supervisedRows = Behavior<CounterAction, Row, Void>(reducer: rowReducer, middleware: .identity)
         .supervise { row in
             Supervision { _ in
-                [Channel<CounterAction>(id: 0, broadcasting: .onChange(row.count)) { _ in
-                    ChannelHandler(receive: { _ in }, cancel: {})
-                }]
+                [
+                    Channel<CounterAction>(id: 0, broadcasting: .onChange(row.count)) { _ in
+                        ChannelHandler(receive: { _ in }, cancel: {})
+                    }
+                ]
             }
         }
         .liftCollection(.action(rowPrism).state(\Rows.rows))
@@ -92,8 +94,10 @@ enum LiftScenarios {
         [
             Scenario(name: "lift.collection.byId", sizes: sizes) { size in
                 // One addressed action per dispatch, spread over the collection: O(1) each.
-                let store = Store(initial: Rows(rows: (0..<size).map { Row(id: $0) }), reducer:
-                    rowReducer.liftCollection(.action(rowPrism).state(\Rows.rows)))
+                let store = Store(
+                    initial: Rows(rows: (0..<size).map { Row(id: $0) }),
+                    reducer:
+                        rowReducer.liftCollection(.action(rowPrism).state(\Rows.rows)))
                 let ids = (0..<1_024).map { ($0 &* 7_919) % size }
                 return { iterations in
                     for index in 0..<iterations {
@@ -104,8 +108,10 @@ enum LiftScenarios {
             Scenario(name: "lift.each.broadcast", sizes: sizes, allocationIterations: 4) { size in
                 // One broadcast action reaches every element in place: cost per op grows with N,
                 // cost per element stays flat.
-                let store = Store(initial: Rows(rows: (0..<size).map { Row(id: $0) }), reducer:
-                    rowReducer.liftEach(.action(broadcast: allPrism, into: rowPrism).state(\Rows.rows)))
+                let store = Store(
+                    initial: Rows(rows: (0..<size).map { Row(id: $0) }),
+                    reducer:
+                        rowReducer.liftEach(.action(broadcast: allPrism, into: rowPrism).state(\Rows.rows)))
                 return { iterations in
                     for _ in 0..<iterations { store.dispatch(.all(.increment)) }
                 }
@@ -120,7 +126,8 @@ enum LiftScenarios {
             },
             Scenario(name: "lift.projection.element", sizes: sizes) { size in
                 // Reading one element through an element projection: O(1) amortised at any size.
-                let store = Store(initial: Rows(rows: (0..<size).map { Row(id: $0) }), reducer: rowReducer.liftCollection(.action(rowPrism).state(\Rows.rows)))
+                let store = Store(
+                    initial: Rows(rows: (0..<size).map { Row(id: $0) }), reducer: rowReducer.liftCollection(.action(rowPrism).state(\Rows.rows)))
                 let projections = (0..<64).map { store.projection(.action(rowPrism).state(\Rows.rows), element: ($0 &* 7_919) % size) }
                 return { iterations in
                     var total = 0
@@ -132,7 +139,8 @@ enum LiftScenarios {
                 // Incremental reconcile: every row supervises a channel broadcasting its count; each dispatch
                 // increments one row, so exactly one channel's broadcast changes and is delivered.
                 // Only that row is re-evaluated and reconciled: flat from 1k to 100k rows.
-                let store = Store(initial: Rows(rows: (0..<size).map { Row(id: $0) }, payload: CounterState()), behavior: supervisedRows, environment: ())
+                let store = Store(
+                    initial: Rows(rows: (0..<size).map { Row(id: $0) }, payload: CounterState()), behavior: supervisedRows, environment: ())
                 let ids = (0..<1_024).map { ($0 &* 7_919) % size }
                 return { iterations in
                     for index in 0..<iterations {
@@ -171,9 +179,11 @@ enum LiftScenarios {
                 // lift.payload through an action lane whose extract is a method of its own type
                 // (what a macro could generate), not a closure: the lift's forwarder is
                 // specialised for the lane and holds its `switch`.
-                let store = Store(initial: Rows(rows: []), reducer: counterReducer.lift(
-                    Relay.Scope(action: PayloadLane(), state: Relay.StateLens(Lens(\Rows.payload)), environment: Relay.Identity<Void>())
-                ))
+                let store = Store(
+                    initial: Rows(rows: []),
+                    reducer: counterReducer.lift(
+                        Relay.Scope(action: PayloadLane(), state: Relay.StateLens(Lens(\Rows.payload)), environment: Relay.Identity<Void>())
+                    ))
                 let actions = makeCounterActions()
                 let mask = actions.count - 1
                 return { iterations in
@@ -183,13 +193,14 @@ enum LiftScenarios {
             Scenario(name: "lift.payload.byHand") {
                 // The floor under lift.payload for a prism and a reducer given as closures: the
                 // same two calls written by hand in an unlifted reducer on the whole state.
-                let lift = opaque(HandLift<RowsAction, CounterAction, CounterState>(preview: payloadPrism.preview) { action, state in
-                    switch action {
-                    case .increment: state.count &+= 1
-                    case .decrement: state.count &-= 1
-                    case .done: break
-                    }
-                })
+                let lift = opaque(
+                    HandLift<RowsAction, CounterAction, CounterState>(preview: payloadPrism.preview) { action, state in
+                        switch action {
+                        case .increment: state.count &+= 1
+                        case .decrement: state.count &-= 1
+                        case .done: break
+                        }
+                    })
                 let store = Store(initial: Rows(rows: []), reducer: handLifted(lift))
                 let actions = makeCounterActions()
                 let mask = actions.count - 1

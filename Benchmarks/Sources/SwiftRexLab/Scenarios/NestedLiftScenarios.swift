@@ -17,7 +17,8 @@ enum NestedLiftScenarios {
         preview: { if case .middle(let action) = $0 { action } else { nil } }, review: NestedOuterAction.middle)
 
     /// The counter reducer lifted three levels: `.lift(.action(prism).state(\.keyPath))` three times.
-    static let nested3 = counterReducer
+    static let nested3 =
+        counterReducer
         .lift(.action(counterPrism).state(\NestedInner.counter))
         .lift(.action(innerPrism).state(\NestedMiddle.inner))
         .lift(.action(middlePrism).state(\NestedOuter.middle))

@@ -48,7 +48,9 @@ enum SpellingScenarios {
             Scenario(name: "lift.payload.casePath") {
                 // lift.payload with the action lane built from the case key path \.payload: resolved
                 // to the same prism once, when the lift is built.
-                let store = Store(initial: LiftScenarios.Rows(rows: []), reducer: counterReducer.lift(.action(\LiftScenarios.RowsAction.payload).state(\LiftScenarios.Rows.payload)))
+                let store = Store(
+                    initial: LiftScenarios.Rows(rows: []),
+                    reducer: counterReducer.lift(.action(\LiftScenarios.RowsAction.payload).state(\LiftScenarios.Rows.payload)))
                 let actions = makeCounterActions()
                 let mask = actions.count - 1
                 return { iterations in

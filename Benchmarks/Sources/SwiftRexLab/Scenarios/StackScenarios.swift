@@ -91,9 +91,11 @@ enum StackScenarios {
                     }
                     .supervise { state in
                         Supervision { _ in
-                            [Channel<CounterAction>(id: 0, broadcasting: .onChange(state.count)) { _ in
-                                ChannelHandler(receive: { _ in }, cancel: {})
-                            }]
+                            [
+                                Channel<CounterAction>(id: 0, broadcasting: .onChange(state.count)) { _ in
+                                    ChannelHandler(receive: { _ in }, cancel: {})
+                                }
+                            ]
                         }
                     }
                 let store = Store(initial: Nest(inner: Nest(inner: Nest(inner: BigState()))), behavior: lift3(behavior), environment: ())

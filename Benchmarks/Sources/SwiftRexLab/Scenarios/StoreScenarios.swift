@@ -16,7 +16,9 @@ enum StoreScenarios {
             },
             Scenario(name: "store.dispatch.reducer.identityMiddleware") {
                 dispatchLoop(
-                    Store(initial: CounterState(), reducer: counterReducer, middleware: Middleware<CounterAction, CounterState, Void>.identity, environment: ()),
+                    Store(
+                        initial: CounterState(), reducer: counterReducer, middleware: Middleware<CounterAction, CounterState, Void>.identity,
+                        environment: ()),
                     observers: 1
                 )
             },

@@ -30,7 +30,10 @@ enum SupervisionScenarios {
         var settings = Settings()
     }
 
-    enum ConversationAction: Sendable, Equatable { case open, close, type(String) }
+    enum ConversationAction: Sendable, Equatable {
+        case open, close
+        case type(String)
+    }
 
     enum ChatAction: Sendable, Equatable {
         case conversation(ElementAction<Int, ConversationAction>)
@@ -137,7 +140,10 @@ enum SupervisionScenarios {
                     }
                 }
             },
-            Scenario(name: "supervision.insertRemove.plainArray", sizes: structuralSizes, allocationIterations: 4, instructions: .skipped(reason: "O(n) control: 45 M instructions per dispatch at 1,000 rows")) { size in
+            Scenario(
+                name: "supervision.insertRemove.plainArray", sizes: structuralSizes, allocationIterations: 4,
+                instructions: .skipped(reason: "O(n) control: 45 M instructions per dispatch at 1,000 rows")
+            ) { size in
                 // The same edit on a plain array: every row is re-evaluated (a plain array cannot
                 // say which rows an app-level write changed), the control of the one above.
                 let store = Store(initial: PlainRoomState(rooms: (0..<size).map { Room(id: $0) }), behavior: plainRooms, environment: ())
@@ -150,10 +156,16 @@ enum SupervisionScenarios {
                 }
             },
             Scenario(name: "app.chat", allocationIterations: 4_096, instructions: InstructionCounting.asynchronous) {
-                ChatApp.measured(ChatApp.Store(initial: ChatApp.State(conversations: IdentifiedArray(ChatApp.conversations)), behavior: ChatApp.behavior, environment: ChatApp.Environment()))
+                ChatApp.measured(
+                    ChatApp.Store(
+                        initial: ChatApp.State(conversations: IdentifiedArray(ChatApp.conversations)), behavior: ChatApp.behavior,
+                        environment: ChatApp.Environment()))
             },
             Scenario(name: "app.chat.plainArray", allocationIterations: 1_024, instructions: InstructionCounting.asynchronous) {
-                ChatApp.measured(ChatApp.PlainStore(initial: ChatApp.PlainState(conversations: ChatApp.conversations), behavior: ChatApp.plainBehavior, environment: ChatApp.Environment()))
+                ChatApp.measured(
+                    ChatApp.PlainStore(
+                        initial: ChatApp.PlainState(conversations: ChatApp.conversations), behavior: ChatApp.plainBehavior,
+                        environment: ChatApp.Environment()))
             },
         ]
     }
@@ -190,21 +202,21 @@ enum SupervisionScenarios {
 
     static let rooms: Behavior<RoomAction, RoomState, Void> =
         room.liftCollection(.action(roomPrism).state(\RoomState.rooms), site: "rooms")
-            <> Behavior<RoomAction, RoomState, Void>.react { action, _ in
-                guard case .rotate(let insert, let remove) = action else { return .doNothing }
-                return .reduce { state in
-                    state.rooms.append(Room(id: insert))
-                    state.rooms.remove(id: remove)
-                }
-            }.confined(to: \RoomState.rooms)
+        <> Behavior<RoomAction, RoomState, Void>.react { action, _ in
+            guard case .rotate(let insert, let remove) = action else { return .doNothing }
+            return .reduce { state in
+                state.rooms.append(Room(id: insert))
+                state.rooms.remove(id: remove)
+            }
+        }.confined(to: \RoomState.rooms)
 
     static let plainRooms: Behavior<RoomAction, PlainRoomState, Void> =
         room.liftCollection(.action(roomPrism).state(\PlainRoomState.rooms), site: "rooms")
-            <> Behavior<RoomAction, PlainRoomState, Void>.react { action, _ in
-                guard case .rotate(let insert, let remove) = action else { return .doNothing }
-                return .reduce { state in
-                    state.rooms.append(Room(id: insert))
-                    if let index = state.rooms.firstIndex(where: { $0.id == remove }) { state.rooms.remove(at: index) }
-                }
-            }.confined(to: \PlainRoomState.rooms)
+        <> Behavior<RoomAction, PlainRoomState, Void>.react { action, _ in
+            guard case .rotate(let insert, let remove) = action else { return .doNothing }
+            return .reduce { state in
+                state.rooms.append(Room(id: insert))
+                if let index = state.rooms.firstIndex(where: { $0.id == remove }) { state.rooms.remove(at: index) }
+            }
+        }.confined(to: \PlainRoomState.rooms)
 }

@@ -1,7 +1,7 @@
 import Foundation
-import Synchronization
 import LabCore
 import SwiftRex
+import Synchronization
 
 /// The soak: a large supervised collection (`liftCollection` over an `IdentifiedArray`, a channel
 /// on every hundredth element) under a steady mix of actions — by-id element actions, a rare
@@ -25,7 +25,10 @@ enum SoakWorkload {
     }
 
     enum RowAction: Sendable {
-        case bump, setRoom(Int), setLevel(Int), ping, pong, save, saved
+        case bump
+        case setRoom(Int)
+        case setLevel(Int)
+        case ping, pong, save, saved
     }
 
     enum Action: Sendable {
@@ -69,13 +72,15 @@ enum SoakWorkload {
             guard row.id % channelEvery == 0 else { return .identity }
             let room = row.room
             return Supervision { _ in
-                [Channel<RowAction>(id: "link", lifetime: .ephemeral(resetKey: room), broadcasting: .onChange(row.level)) { dispatch in
-                    counters.opens.add(1, ordering: .relaxed)
-                    return ChannelHandler<Int>(
-                        receive: { level in if level & 3 == 3 { dispatch(.pong) } },
-                        cancel: { counters.closes.add(1, ordering: .relaxed) }
-                    )
-                }]
+                [
+                    Channel<RowAction>(id: "link", lifetime: .ephemeral(resetKey: room), broadcasting: .onChange(row.level)) { dispatch in
+                        counters.opens.add(1, ordering: .relaxed)
+                        return ChannelHandler<Int>(
+                            receive: { level in if level & 3 == 3 { dispatch(.pong) } },
+                            cancel: { counters.closes.add(1, ordering: .relaxed) }
+                        )
+                    }
+                ]
             }
         }
         let structure = Behavior<Action, State, Void>.react { action, _ in
