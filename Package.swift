@@ -71,6 +71,13 @@ let package = Package(
             dependencies: ["SwiftRex", "SwiftRexMacros", "SwiftRexTesting", "SwiftRexTestSupport"],
             swiftSettings: [.unsafeFlags(["-Xfrontend", "-warn-long-expression-type-checking=200"])]
         ),
+        // Every Swift code block of the DocC articles (Sources/*/Documentation.docc), as written,
+        // with its stated outcome; a test fails when a block is not found here verbatim.
+        .testTarget(
+            name: "ArticleExamples",
+            dependencies: ["SwiftRex", "SwiftRexMacros", "SwiftRexTesting"],
+            swiftSettings: [.unsafeFlags(["-Xfrontend", "-warn-long-expression-type-checking=200"])]
+        ),
     ],
     swiftLanguageModes: [.v6]
 )

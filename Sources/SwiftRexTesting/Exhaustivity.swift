@@ -5,7 +5,8 @@ import Testing
 /// ```swift
 /// let store = TestStore(initial: AppState(), behavior: app, environment: .test, exhaustivity: .off(showSkippedAssertions: true))
 /// store.send(.search(.query("swift"))) { $0.search.query = "swift" }   // only `query` is checked
-/// await store.receive(\.search.results) { $0.search.results = ["SwiftRex"] }
+/// await store.advance(by: .milliseconds(300))
+/// await store.receive(\.search.results) { results, state in state.search.results = results }
 /// ```
 public enum Exhaustivity: Sendable, Equatable {
     /// Every state change must be asserted, every action effects send must be received, and nothing
