@@ -67,16 +67,9 @@ extension TestStore {
         fileID: String = #fileID, filePath: String = #filePath, line: Int = #line, column: Int = #column,
         assert: ((Value, inout State) -> Void)? = nil
     ) async {
-        let location = SourceLocation(fileID: fileID, filePath: filePath, line: line, column: column)
         await receive(
-            expecting: "an action in the prism's case (carrying \(Value.self))",
-            location: location,
-            timeout: timeout,
-            mismatch: { prism.preview($0) == nil ? "" : nil },
-            assert: { state, received in
-                if let value = prism.preview(received) { assert?(value, &state) }
-            }
-        )
+            extracting: prism.preview, expecting: "an action in the prism's case (carrying \(Value.self))", timeout: timeout,
+            location: SourceLocation(fileID: fileID, filePath: filePath, line: line, column: column), assert: assert)
     }
 
     /// Receives an action in the case a chain of case properties names, `\.search.results` (see
@@ -92,14 +85,24 @@ extension TestStore {
         fileID: String = #fileID, filePath: String = #filePath, line: Int = #line, column: Int = #column,
         assert: ((Value, inout State) -> Void)? = nil
     ) async {
-        let location = SourceLocation(fileID: fileID, filePath: filePath, line: line, column: column)
         await receive(
-            expecting: "an action in the case key path's case (carrying \(Value.self))",
+            extracting: { CaseChain($0)[keyPath: casePath].value },
+            expecting: "an action in the case key path's case (carrying \(Value.self))", timeout: timeout,
+            location: SourceLocation(fileID: fileID, filePath: filePath, line: line, column: column), assert: assert)
+    }
+
+    /// A `receive` whose expected action is the one `extract` finds a payload in; `assert` gets it.
+    private func receive<Value>(
+        extracting extract: (Action) -> Value?, expecting expectation: String, timeout: Duration, location: SourceLocation,
+        assert: ((Value, inout State) -> Void)?
+    ) async {
+        await receive(
+            expecting: expectation,
             location: location,
             timeout: timeout,
-            mismatch: { CaseChain($0)[keyPath: casePath].value == nil ? "" : nil },
+            mismatch: { extract($0) == nil ? "" : nil },
             assert: { state, received in
-                if let value = CaseChain(received)[keyPath: casePath].value { assert?(value, &state) }
+                if let value = extract(received) { assert?(value, &state) }
             }
         )
     }

@@ -1,6 +1,5 @@
 import SwiftRex
 @_spi(Testing) import SwiftRexTesting
-import Synchronization
 import Testing
 
 /// A failing assertion on a state holding an `IdentifiedArray` reads like one on an array: the
@@ -36,20 +35,6 @@ import Testing
 
     /// The storage's names, which a message must never show.
     static let internals = ["slots", "slotByID", "journal", "version", "liveCount", "head"]
-
-    /// Runs `body`, which must record exactly one issue, and returns that issue's text.
-    func recordedMessage(_ body: () async -> Void) async -> String {
-        let messages = Mutex<[String]>([])
-        await withKnownIssue {
-            await body()
-        } matching: { issue in
-            messages.withLock { $0.append(issue.comments.map(\.rawValue).joined(separator: "\n")) }
-            return true
-        }
-        let recorded = messages.withLock { $0 }
-        #expect(recorded.count == 1)
-        return recorded.first ?? ""
-    }
 
     @Test func aWrongAssertionOnOneRowOfAHundredThousandShowsThatRowByID() async {
         let store = TestStore(initial: Self.state(rows: 100_000), behavior: Self.rows)
