@@ -48,12 +48,15 @@ import Testing
         State(rows: (0..<count).map { Row(id: $0, title: "row \($0)") })
     }
 
-    /// Runs `body`, which must record exactly one issue, and returns that issue's text.
+    /// Runs `body`, which must record exactly one issue (a `TestStore` failure: an unconditional
+    /// issue with a message; a failed expectation or a thrown error is not one), and returns that
+    /// issue's text.
     func recordedMessage(_ body: () async -> Void) async -> String {
         let messages = Mutex<[String]>([])
         await withKnownIssue {
             await body()
         } matching: { issue in
+            guard case .unconditional = issue.kind, !issue.comments.isEmpty else { return false }
             messages.withLock { $0.append(issue.comments.map(\.rawValue).joined(separator: "\n")) }
             return true
         }
