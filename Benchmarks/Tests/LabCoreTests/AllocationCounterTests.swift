@@ -72,22 +72,6 @@ struct AllocationCounterTests {
         #expect(best == AllocationSnapshot(count: 10, bytes: 10 * 81_920))
     }
 
-    @Test("an asynchronous scenario's records carry a scheduling tolerance; a synchronous one's do not")
-    @MainActor
-    func asynchronousTolerance() async throws {
-        let counter = try AllocationCounter()
-        let tiny = RunConfiguration(mode: "quick", samples: 2, targetSampleNanoseconds: 100_000)
-        let runner = Runner(configuration: tiny, counter: counter, log: { _ in })
-        let asynchronous = await runner.measure(Scenario(name: "a", instructions: .asynchronous) { { _ in } }, size: nil)
-        #expect(asynchronous.allocationTolerance == 0.05 && asynchronous.bytesTolerance == 256)
-        let serialized = await runner.measure(Scenario(name: "b", instructions: .serialized()) { { _ in } }, size: nil)
-        #expect(serialized.allocationTolerance == 0.05 && serialized.bytesTolerance == 256 && serialized.bytesAdvisory == true)
-        let wide = Scenario.asynchronousAllocationTolerance((allocations: 960, bytes: 280_000))
-        #expect(wide.allocations == 48 && wide.bytes == 14_000)
-        let synchronous = await runner.measure(Scenario(name: "s") { { _ in } }, size: nil)
-        #expect(synchronous.allocationTolerance == nil && synchronous.bytesTolerance == nil)
-    }
-
     @Test("bytes are counted in jemalloc size classes")
     func bytes() throws {
         let counter = try AllocationCounter()
