@@ -129,12 +129,45 @@ public enum StoreHooks {
     /// A task-local override of ``onDiagnostic``, called synchronously where the misuse is
     /// detected: scope it around a test with `DiagnosticOverride.$handler.withValue(…) { … }`.
     public nonisolated static var diagnosticHandler: (@Sendable (StoreDiagnostic) -> Void)? {
-        DiagnosticOverride.handler
+        DiagnosticOverride.handler?.handle
     }
 }
 
 /// Storage of the task-local diagnostic override (task-locals cannot live on a main-actor type).
 public enum DiagnosticOverride {
-    /// The override; see ``StoreHooks/diagnosticHandler``.
-    @TaskLocal public static var handler: (@Sendable (StoreDiagnostic) -> Void)?
+    /// The override; see ``StoreHooks/diagnosticHandler``. Bind a handler for an operation (and the
+    /// tasks it creates) with `DiagnosticOverride.$handler.withValue({ diagnostic in … }) { … }`.
+    @TaskLocal public static var handler: DiagnosticHandler?
+}
+
+/// A diagnostic handler, as the task-local override holds it: a task-local whose value is a
+/// function type crashes optimized builds when it is bound (Swift 6.3.1 on Linux passes the
+/// runtime no type metadata for it), so the closure travels in a struct.
+public struct DiagnosticHandler: Sendable {
+    /// Called with each diagnostic.
+    public let handle: @Sendable (StoreDiagnostic) -> Void
+
+    /// A handler calling `handle`.
+    public init(_ handle: @escaping @Sendable (StoreDiagnostic) -> Void) {
+        self.handle = handle
+    }
+}
+
+extension TaskLocal where Value == DiagnosticHandler? {
+    /// Binds `handle` as the diagnostic override while the synchronous `operation` runs.
+    @discardableResult
+    public func withValue<R>(
+        _ handle: @escaping @Sendable (StoreDiagnostic) -> Void, operation: () throws -> R, file: String = #fileID, line: UInt = #line
+    ) rethrows -> R {
+        try withValue(DiagnosticHandler(handle), operation: operation, file: file, line: line)
+    }
+
+    /// Binds `handle` as the diagnostic override while the asynchronous `operation` runs.
+    @discardableResult
+    public func withValue<R>(
+        _ handle: @escaping @Sendable (StoreDiagnostic) -> Void, operation: () async throws -> R, isolation: isolated (any Actor)? = #isolation,
+        file: String = #fileID, line: UInt = #line
+    ) async rethrows -> R {
+        try await withValue(DiagnosticHandler(handle), operation: operation, isolation: isolation, file: file, line: line)
+    }
 }
