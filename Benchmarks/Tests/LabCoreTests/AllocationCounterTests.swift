@@ -72,6 +72,30 @@ struct AllocationCounterTests {
         #expect(best == AllocationSnapshot(count: 10, bytes: 10 * 81_920))
     }
 
+    @Test("in an arena of its own, the calling thread's allocations are counted exactly")
+    func ownArena() throws {
+        let counter = try AllocationCounter()
+        var measured: [AllocationSnapshot] = []
+        // Twice: the first round also builds what the process builds once (the class's metadata).
+        for _ in 0..<2 {
+            var keep: [[UInt8]] = []
+            keep.reserveCapacity(10)
+            var objects: [Probe] = []
+            objects.reserveCapacity(1_000)
+            measured.append(
+                try #require(
+                    counter.measureInOwnArena {
+                        for _ in 0..<10 { keep.append([UInt8](repeating: 1, count: 65_536)) }
+                        for index in 0..<1_000 { objects.append(Probe(index)) }
+                    }))
+            blackHole(keep)
+            blackHole(objects)
+        }
+        #expect(counter.measureInOwnArena {} == AllocationSnapshot(count: 0, bytes: 0))
+        // Ten arrays in the 80 KiB class and a thousand 32-byte objects.
+        #expect(measured[1] == AllocationSnapshot(count: 1_010, bytes: 10 * 81_920 + 1_000 * 32), "\(measured)")
+    }
+
     @Test("bytes are counted in jemalloc size classes")
     func bytes() throws {
         let counter = try AllocationCounter()
