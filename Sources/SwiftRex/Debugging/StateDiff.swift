@@ -32,13 +32,18 @@ public func stateDifference<Value>(expected: Value, actual: Value, limit: Int = 
 /// it linear.
 @_spi(Testing)
 public func stateDifferenceReport<Value>(expected: Value, actual: Value, limit: Int = 20) -> (text: String, differences: Int, comparisons: Int) {
+    stateDifferenceReport(expected: expected, actual: actual, limit: limit, legend: "(expected −, actual +; equal parts omitted)")
+}
+
+/// The difference under `legend`, the line that says which side is which.
+func stateDifferenceReport<Value>(expected: Value, actual: Value, limit: Int, legend: String) -> (text: String, differences: Int, comparisons: Int) {
     var differ = StateDiffer(limit: max(1, limit))
     differ.diff(expected, actual, path: [PathStep(label: typeName(of: expected), context: "")], depth: 0)
     if differ.total == 0 {
         // `==` said unequal but no part differs (a custom `==`, or NaN): show the whole values.
         differ.record(path: [], expected: boundedDescription(expected), actual: boundedDescription(actual))
     }
-    return (differ.render(), differ.total, differ.comparisons)
+    return (differ.render(legend: legend), differ.total, differ.comparisons)
 }
 
 // MARK: - Differ
@@ -308,8 +313,8 @@ struct StateDiffer {
 
     /// The differences as an indented tree: each path step is written once, under its parent, and
     /// each difference as a `−` line (expected) above a `+` line (actual).
-    func render() -> String {
-        var lines = ["(expected −, actual +; equal parts omitted)"]
+    func render(legend: String) -> String {
+        var lines = [legend]
         var previous: [PathStep] = []
         for difference in shown {
             let steps = difference.path
@@ -376,7 +381,7 @@ func elementStep(_ index: Int, _ element: Any) -> PathStep {
 }
 
 /// Whether two values are the same enum case (always `true` for values that are not enums).
-func isSameCase(_ lhs: Any, _ rhs: Any) -> Bool {
+package func isSameCase(_ lhs: Any, _ rhs: Any) -> Bool {
     let left = Mirror(reflecting: lhs)
     let right = Mirror(reflecting: rhs)
     guard left.displayStyle == .enum, right.displayStyle == .enum else { return true }

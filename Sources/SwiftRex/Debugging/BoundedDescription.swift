@@ -8,7 +8,7 @@ func typeName(of value: Any) -> String {
 
 /// A description of `value` of at most about `budget` characters, built without rendering the parts
 /// it leaves out (so a large value costs no more than a small one).
-func boundedDescription(_ value: Any, budget: Int = 300) -> String {
+package func boundedDescription(_ value: Any, budget: Int = 300) -> String {
     var writer = BoundedWriter(budget: budget)
     writer.write(value, depth: 0)
     return writer.text
