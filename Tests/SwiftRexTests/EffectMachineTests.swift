@@ -1024,7 +1024,7 @@ extension EffectMachine where Payload == String {
     let clock = ManualClock()
 
     func makeEngine() -> EffectEngine<String> {
-        EffectEngine<String>(clock: EngineClock(clock), posting: MailboxPosting(Mailbox(scheduleDrain: {})))
+        EffectEngine<String>(clock: EngineClock(clock), outlet: EffectOutlet(Mailbox(scheduleDrain: {})))
     }
 
     @Test func aSynchronousCompletionDuringSubscribeLeavesNothingRegistered() {

@@ -35,10 +35,10 @@ internal final class EffectEngine<Action: Sendable>: EffectInterpreter {
     @exclusivity(unchecked) @usableFromInline var machine = EffectMachine<Payload>()
     @usableFromInline let clock: EngineClock
     /// Where emitted actions (and ended runs) go; callable from any thread.
-    @usableFromInline let posting: MailboxPosting<Action>
+    @usableFromInline let outlet: EffectOutlet<Action>
     /// Anonymous `Effect.task` runs started at once, outside the machine's registry: linked in
     /// when they start, each unlinks itself when its task ends (see ``AnonymousTaskRuns``).
-    @usableFromInline var anonymousRuns: AnonymousTaskRuns<Action> { posting.anonymousRuns }
+    @usableFromInline var anonymousRuns: AnonymousTaskRuns<Action> { outlet.anonymousRuns }
     @exclusivity(unchecked) @usableFromInline var isBusy = false
     @usableFromInline var reconcileBuffer: [ReconcileEntry<Payload>] = []
     /// Work reported while a machine operation runs, performed after it in arrival order.
@@ -62,9 +62,9 @@ internal final class EffectEngine<Action: Sendable>: EffectInterpreter {
     }
 
     @usableFromInline
-    init(clock: EngineClock, posting: MailboxPosting<Action>) {
+    init(clock: EngineClock, outlet: EffectOutlet<Action>) {
         self.clock = clock
-        self.posting = posting
+        self.outlet = outlet
         channelLayout = (
             MemoryLayout<Channel<Action>>.stride,
             MemoryLayout<Channel<Action>>.offset(of: \Channel<Action>.identity)!,
@@ -114,7 +114,7 @@ internal final class EffectEngine<Action: Sendable>: EffectInterpreter {
         // Started between the machine's two halves, not in a closure it calls: the work and the
         // key are moved into the run instead of captured and copied.
         let (slot, generation) = machine.beginAtOnce(key: key)
-        let run = EffectTaskRun(work: consume work, posting: posting, depth: depth, key: consume key, generation: generation)
+        let run = EffectTaskRun(work: consume work, outlet: outlet, depth: depth, key: consume key, generation: generation)
         run.startFromMainActor()
         machine.setOneShot(slot, generation: generation, run)
         endOperation()
@@ -132,9 +132,9 @@ internal final class EffectEngine<Action: Sendable>: EffectInterpreter {
     @inlinable
     func startAnonymousTask(_ work: consuming TaskWork<Action>, depth: Int) {
         // Moved into the run (borrowed, the work was copied: its body and source retained).
-        let run = EffectTaskRun(work: consume work, posting: posting, depth: depth, key: nil, generation: 0)
+        let run = EffectTaskRun(work: consume work, outlet: outlet, depth: depth, key: nil, generation: 0)
         // Linked before its task exists: the run unlinks itself when the task ends.
-        posting.linkAnonymous(run)
+        outlet.linkAnonymous(run)
         run.start()
     }
 
@@ -562,7 +562,7 @@ internal final class EffectEngine<Action: Sendable>: EffectInterpreter {
         case .timerFired(let key, let generation, let purpose):
             machine.timerFired(key: key, generation: generation, purpose: purpose, now: clock.now(), using: self)
         case .post(let action, let depth):
-            posting.letter(action, depth)
+            outlet.letter(action, depth)
         }
     }
 
@@ -572,7 +572,7 @@ internal final class EffectEngine<Action: Sendable>: EffectInterpreter {
 
     @usableFromInline
     func sender(depth: Int) -> @Sendable (DispatchedAction<Action>) -> Void {
-        let post = posting.letter
+        let post = outlet.letter
         return { post($0, depth) }
     }
 
@@ -581,7 +581,7 @@ internal final class EffectEngine<Action: Sendable>: EffectInterpreter {
     /// subscription has not returned yet, in which case the engine sees the end itself.
     @usableFromInline
     func completion(_ ticket: EffectRun) -> @Sendable () -> Void {
-        let post = posting.finished
+        let post = outlet.finished
         return { if ticket.finish(), !ticket.endWhileOpening() { post(ticket) } }
     }
 
@@ -592,15 +592,15 @@ internal final class EffectEngine<Action: Sendable>: EffectInterpreter {
         let component = payload.component
         switch component.work {
         case .task(let work):
-            let run = EffectTaskRun(work: work, posting: posting, depth: payload.depth, key: key, generation: generation)
+            let run = EffectTaskRun(work: work, outlet: outlet, depth: payload.depth, key: key, generation: generation)
             run.startFromMainActor()
             return run
         case .just(let action):
             // Sends and completes during the subscription: nothing stays registered.
-            posting.letter(action, payload.depth)
+            outlet.letter(action, payload.depth)
             return nil
         case .sequence(let actions):
-            for action in actions { posting.letter(action, payload.depth) }
+            for action in actions { outlet.letter(action, payload.depth) }
             return nil
         case .subscribe, .cancelOnly:
             let ticket = EffectRun(key: key, generation: generation)
@@ -651,28 +651,4 @@ internal func channelHasRememberedKeys(
     Unmanaged<ChannelKeys>.fromOpaque(declaration.load(as: UnsafeRawPointer.self))._withUnsafeGuaranteedRef {
         $0.hasKeys(keys + at, reset: resets + at, broadcast: broadcasts + at)
     }
-}
-
-/// Runs `body` on the main actor: at once when already on it, else after a hop.
-internal func onMainActor(_ body: @escaping @MainActor @Sendable () -> Void) {
-    if isOnMainActor() {
-        MainActor.assumeIsolated(body)
-    } else {
-        Task { @MainActor in body() }
-    }
-}
-
-/// A tag on the main dispatch queue, set once: the main actor's work runs on that queue.
-private let mainQueueTag: DispatchSpecificKey<UInt8> = {
-    let key = DispatchSpecificKey<UInt8>()
-    DispatchQueue.main.setSpecific(key: key, value: 1)
-    return key
-}()
-
-/// Whether the caller runs on the main actor. The main thread is not enough to tell: once a
-/// process parks its main thread in `dispatchMain()` (an async `main` on Linux does), the main
-/// queue, and with it every main-actor job, is drained by whichever worker thread libdispatch
-/// picks, where `Thread.isMainThread` is `false`.
-internal func isOnMainActor() -> Bool {
-    Thread.isMainThread || DispatchQueue.getSpecific(key: mainQueueTag) != nil
 }

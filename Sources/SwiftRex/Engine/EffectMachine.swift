@@ -84,15 +84,6 @@ internal struct ReconcileEntry<Payload> {
     }
 }
 
-/// A key that never equals a user id: the private registration of an id-less component.
-@usableFromInline
-internal struct AnonymousEffectKey: Hashable, Sendable {
-    @usableFromInline let value: UInt64
-
-    @inlinable
-    init(value: UInt64) { self.value = value }
-}
-
 /// The pure core of the effect engine: the keyed registry of runs, timers and channels in flat
 /// arrays, every scheduling policy (<doc:EffectsAndScheduling#Scheduling-policies>), channel opening
 /// and delivery (<doc:EffectsAndScheduling#Channels-in-effects>), and reconcile

@@ -183,6 +183,15 @@ public struct AnyHashableSendable: Hashable, @unchecked Sendable, CustomStringCo
     public var description: String { String(describing: base) }
 }
 
+/// A key that never equals a user id: the private registration of an id-less component.
+@usableFromInline
+internal struct AnonymousEffectKey: Hashable, Sendable {
+    @usableFromInline let value: UInt64
+
+    @inlinable
+    init(value: UInt64) { self.value = value }
+}
+
 /// The hash of an `Int` key or a short ASCII `String` key, mixed from its bits with a seed drawn
 /// once per process (from `Hasher`, so `SWIFT_DETERMINISTIC_HASHING` fixes it too): `Hasher`
 /// costs about 290 instructions for such a key, which a search-style effect recreates with every

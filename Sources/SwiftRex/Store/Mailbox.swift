@@ -109,46 +109,17 @@ internal final class Mailbox<Action: Sendable>: @unchecked Sendable {
     }
 }
 
-/// How effect code reaches a Store's mailbox: closures built by inlinable code of the Store, so
-/// they are specialised for its action type. The effect engine and effect runs are generic code
-/// compiled once, unspecialised; posting through these closures spares them a generic-metadata
-/// lookup for every action they send. One object, shared: an `Effect.task` run holds one
-/// reference to it (as a struct of three closures, each over the mailbox, a run retained the
-/// mailbox three times when it was made and released it three times when it ended, on whichever
-/// threads those were). It also holds the list of the Store's anonymous runs, which a run leaves
-/// when its task ends: through this reference, which the run holds anyway, the list outlives
-/// every run in it, even one that ends after the Store is gone.
-@usableFromInline
-internal final class MailboxPosting<Action: Sendable>: Sendable {
-    /// Posts an action with its source and causal depth.
-    @usableFromInline let action: @Sendable (Action, ActionSource, Int) -> Void
-    /// Posts an already stamped action with its causal depth.
-    @usableFromInline let letter: @Sendable (DispatchedAction<Action>, Int) -> Void
-    /// Posts an effect run that ended.
-    @usableFromInline let finished: @Sendable (EffectRun) -> Void
-    /// The anonymous `Effect.task` runs whose task has not ended.
-    @usableFromInline let anonymousRuns = AnonymousTaskRuns<Action>()
-
-    /// Links an anonymous run about to start (main actor). Reached through this object, which
-    /// its caller holds, the list is not retained and released around the call.
+extension EffectOutlet {
+    /// An outlet into `mailbox`. Inlinable: the closures are specialised for the Store's action
+    /// type, so the engine and its runs, compiled once, post without a generic-metadata lookup.
     @inlinable
-    func linkAnonymous(_ run: EffectTaskRun<Action>) {
-        anonymousRuns.link(run)
-    }
-
-    /// Unlinks an anonymous run whose task is ending (any thread).
-    @inlinable
-    func unlinkAnonymous(_ run: EffectTaskRun<Action>) {
-        anonymousRuns.unlink(run)
-    }
-
-    /// Posting into `mailbox`.
-    @inlinable
-    init(_ mailbox: Mailbox<Action>) {
-        action = { action, source, depth in
-            mailbox.post(.letter(Letter(action: DispatchedAction(action, dispatcher: source), depth: depth)))
-        }
-        letter = { letter, depth in mailbox.post(.letter(Letter(action: letter, depth: depth))) }
-        finished = { run in mailbox.post(.finished(run)) }
+    convenience init(_ mailbox: Mailbox<Action>) {
+        self.init(
+            action: { action, source, depth in
+                mailbox.post(.letter(Letter(action: DispatchedAction(action, dispatcher: source), depth: depth)))
+            },
+            letter: { letter, depth in mailbox.post(.letter(Letter(action: letter, depth: depth))) },
+            finished: { run in mailbox.post(.finished(run)) }
+        )
     }
 }

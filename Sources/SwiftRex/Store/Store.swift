@@ -228,7 +228,7 @@ public final class Store<Action: Sendable, State: Sendable, Environment: Sendabl
             Task { @MainActor in box.store?.drainMailbox() }
         })
         self.mailbox = mailbox
-        engine = EffectEngine(clock: engineClock, posting: MailboxPosting(mailbox))
+        engine = EffectEngine(clock: engineClock, outlet: EffectOutlet(mailbox))
         box.store = self
         if let plan {
             supervision = plan
