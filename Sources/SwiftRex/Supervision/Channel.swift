@@ -180,8 +180,7 @@ extension Array: Monoid {
 }
 
 /// A channel's keys (id, reset key, broadcast value) and settle, readable without knowing its
-/// action type: reconcile's comparison loop reads channels as raw memory and reaches the keys
-/// through this class.
+/// action type.
 @usableFromInline
 internal class ChannelKeys: @unchecked Sendable {
     // `@unchecked`: every field is an immutable `Sendable` value; the class is not final only so
@@ -199,12 +198,10 @@ internal class ChannelKeys: @unchecked Sendable {
         self.settle = settle
     }
 
-    /// Whether these are the keys at `id`, `reset` and `broadcast`, compared in place.
+    /// Whether these are the keys `id`, `reset` and `broadcast`.
     @inlinable
-    final func hasKeys(
-        _ id: UnsafePointer<AnyHashableSendable>, reset: UnsafePointer<AnyHashableSendable?>, broadcast: UnsafePointer<AnyHashableSendable?>
-    ) -> Bool {
-        self.id == id.pointee && resetIdentity == reset.pointee && broadcastIdentity == broadcast.pointee
+    final func hasKeys(_ id: AnyHashableSendable, reset: AnyHashableSendable?, broadcast: AnyHashableSendable?) -> Bool {
+        self.id == id && resetIdentity == reset && broadcastIdentity == broadcast
     }
 }
 
