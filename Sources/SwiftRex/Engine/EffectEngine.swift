@@ -1,3 +1,8 @@
+// One of the library's files with unsafe code: the engine's mutable state skips the runtime's
+// exclusivity checks (`@exclusivity(unchecked)`), each with its invariant. Exercised under TSan and
+// ASan by EffectEngineOrderingTests (effect code re-entering the engine while a step is
+// performed) and the Store's effect and supervision tests.
+
 /// What the engine schedules: a component and the causal depth its actions will carry.
 @usableFromInline
 internal struct EnginePayload<Action: Sendable>: Sendable {
@@ -29,8 +34,8 @@ internal final class EffectEngine<Action: Sendable> {
     @usableFromInline typealias Payload = EnginePayload<Action>
     @usableFromInline typealias Step = EffectStep<Payload>
 
-    /// The registry. Unchecked: only the main actor touches it, one event at a time (events that
-    /// arrive while a step is performed wait in `deferred`).
+    /// The registry.
+    // Unchecked: main actor only; each access is one machine call, and no step is performed inside one.
     @exclusivity(unchecked) @usableFromInline var machine = EffectMachine<Payload>()
     @usableFromInline let clock: EngineClock
     /// Where emitted actions (and ended runs) go; callable from any thread.
@@ -38,6 +43,7 @@ internal final class EffectEngine<Action: Sendable> {
     /// Anonymous `Effect.task` runs started at once, outside the machine's registry.
     @usableFromInline var anonymousRuns: AnonymousTaskRuns<Action> { outlet.anonymousRuns }
     /// Whether an event's step is being performed: events arriving meanwhile are deferred.
+    // Unchecked: main actor only; read and written in single statements.
     @exclusivity(unchecked) @usableFromInline var isBusy = false
     /// Events that arrived while a step was performed, run after it in arrival order.
     private var deferred: [Event] = [] {
@@ -45,10 +51,12 @@ internal final class EffectEngine<Action: Sendable> {
     }
     /// Whether `deferred` holds an event: read inline after every event, so the common case
     /// (nothing deferred) frees the engine without calling unspecialised code.
+    // Unchecked: main actor only; written by `deferred`'s observer, read in single statements.
     @exclusivity(unchecked) @usableFromInline var hasDeferred = false
     /// Ids cancelled by a cancel-only component since supervision last asked (see
     /// ``takeCancelledIDs()``), recorded once supervision asked once.
     @usableFromInline var cancelledIDs: [AnyHashableSendable] = []
+    // Unchecked: main actor only; read and written in single statements.
     @exclusivity(unchecked) @usableFromInline var recordsCancelledIDs = false
 
     /// One event. Values, not closures: deferring one allocates nothing beyond the queue.
@@ -281,8 +289,8 @@ internal final class EffectEngine<Action: Sendable> {
 
     // MARK: Element ownership
 
-    /// The owner of each key scheduled by a collection element, pruned lazily. Unchecked: only
-    /// the main actor touches it and no access overlaps another.
+    /// The owner of each key scheduled by a collection element, pruned lazily.
+    // Unchecked: main actor only; no access calls out of the engine while it lasts.
     @exclusivity(unchecked) @usableFromInline var owners: [AnyHashableSendable: EffectOwner] = [:]
     private var ownersPruneThreshold = 64
 

@@ -1,3 +1,8 @@
+// One of the library's files with unsafe code: the run's fields below skip the runtime's
+// exclusivity checks (`@exclusivity(unchecked)`), each with its invariant. Exercised under TSan and
+// ASan by EffectConcurrencyTests (keyed runs replaced before and while their body runs) and
+// AnonymousTaskRunTests (anonymous runs linked and unlinked across threads).
+
 import Synchronization
 
 /// One `Effect.task` run started by a Store's engine: a single object that is the task's state, its
@@ -10,23 +15,20 @@ internal final class EffectTaskRun<Action: Sendable>: EffectSendTarget<Action>, 
     @usableFromInline let work: TaskWork<Action>
     @usableFromInline let outlet: EffectOutlet<Action>
     @usableFromInline let depth: Int
-    // Set on the main actor right after the task is created, read by `cancelRun` on the main actor
-    // (the engine cancels only there); the task itself never reads it. Unchecked: no access to it
-    // can overlap another.
+    /// The run's task.
+    // Unchecked: written once as the task is created and read by `cancelRun`, both on the main actor.
     @exclusivity(unchecked) @usableFromInline nonisolated(unsafe) var task: Task<Void, any Error>?
     /// Whether the body may have started, so cancelling must reach the task (for
     /// `Task.isCancelled` and cancellation handlers inside it). A run started from the main actor
-    /// clears it until its first job, on the main actor, starts the body: cancelled before then
-    /// (a replaced keyed search), only the run's flag is set, and its job returns without the
-    /// body. Both sides run on the main actor, so the flag needs no synchronisation.
+    /// clears it until its first job starts the body: cancelled before then (a replaced keyed
+    /// search), only the run's flag is set, and its job returns without the body.
+    // Unchecked: touched only by that first job and by `cancelRun`, both on the main actor.
     @exclusivity(unchecked) @usableFromInline nonisolated(unsafe) var mayRunBody = true
-    /// The neighbours of an anonymous run in its Store's ``AnonymousTaskRuns`` (unretained; only
-    /// touched under that list's lock, and only while the run is linked). Unmanaged, so relinking
-    /// neighbours retains and releases nothing: the list's lock is taken on the main actor and on
-    /// the worker threads where runs end, and a reference count changed under it is one more cache
-    /// line the two sides pass back and forth.
-    @exclusivity(unchecked) @usableFromInline nonisolated(unsafe) var previous: Unmanaged<EffectTaskRun>?
-    @exclusivity(unchecked) @usableFromInline nonisolated(unsafe) var next: Unmanaged<EffectTaskRun>?
+    /// The neighbours of an anonymous run in its Store's ``AnonymousTaskRuns``.
+    // Unchecked: touched only inside that list's lock.
+    @exclusivity(unchecked) @usableFromInline nonisolated(unsafe) var previous: EffectTaskRun?
+    // Unchecked: touched only inside that list's lock.
+    @exclusivity(unchecked) @usableFromInline nonisolated(unsafe) var next: EffectTaskRun?
 
     @inlinable
     init(work: TaskWork<Action>, outlet: EffectOutlet<Action>, depth: Int, key: AnyHashableSendable?, generation: UInt64) {
@@ -54,10 +56,8 @@ internal final class EffectTaskRun<Action: Sendable>: EffectSendTarget<Action>, 
     /// Starts a registered run's task (inheriting priority and task-locals) on the main actor,
     /// where the Store runs: its first job hops to the global executor for the body once the
     /// current turn ends. A run replaced or cancelled before then (a keyed search replaced by
-    /// the next keystroke) never leaves the main actor and never calls its body. Enqueued on the
-    /// global executor instead, every replaced run still woke an idle worker thread (a futex
-    /// wake, the largest cost of `effects.task.keyed` on a small machine) only to find itself
-    /// cancelled. Call once, on the main actor.
+    /// the next keystroke) never leaves the main actor and never calls its body, nor wakes a
+    /// worker thread to find itself cancelled. Call once, on the main actor.
     @inlinable
     @MainActor
     func startFromMainActor() {
@@ -96,15 +96,12 @@ internal final class EffectTaskRun<Action: Sendable>: EffectSendTarget<Action>, 
 /// A Store's anonymous `Effect.task` runs whose task has not ended, linked through the runs
 /// themselves: linked on the main actor when they start (before their task exists), each unlinks
 /// itself from its task's thread as the task ends, and the Store's teardown cancels those still
-/// linked. Starting a run costs one lock and three pointer writes, with no table to grow or prune
-/// on the main actor, and the run is released where its task ends. The links do not retain: a
-/// linked run is kept alive by its task, which unlinks it (under the lock) before letting go.
+/// linked. Starting a run costs one lock and three link writes, with no table to grow or prune on
+/// the main actor, and the run is released where its task ends.
 @usableFromInline
 internal final class AnonymousTaskRuns<Action: Sendable>: @unchecked Sendable {
-    // `@unchecked`: `head` and every linked run's `previous` and `next` are only touched while
-    // `lock` is held.
-    @usableFromInline let lock = _MutexHandle()
-    @exclusivity(unchecked) @usableFromInline var head: Unmanaged<EffectTaskRun<Action>>?
+    // `@unchecked`: every linked run's `previous` and `next` are only touched inside `head`'s lock.
+    @usableFromInline let head = Mutex<EffectTaskRun<Action>?>(nil)
 
     @usableFromInline
     init() {}
@@ -112,25 +109,24 @@ internal final class AnonymousTaskRuns<Action: Sendable>: @unchecked Sendable {
     /// Links a run that is about to start its task (main actor).
     @inlinable
     func link(_ run: EffectTaskRun<Action>) {
-        let node = Unmanaged.passUnretained(run)
-        lock.unsafeLock()
-        run.next = head
-        head?._withUnsafeGuaranteedRef { $0.previous = node }
-        head = node
-        lock.unsafeUnlock()
+        head.withLock { head in
+            run.next = head
+            head?.previous = run
+            head = run
+        }
     }
 
     /// Unlinks a run whose task is ending (any thread; once per linked run).
     @inlinable
     func unlink(_ run: EffectTaskRun<Action>) {
-        lock.unsafeLock()
-        let previous = run.previous
-        let next = run.next
-        if let previous { previous._withUnsafeGuaranteedRef { $0.next = next } } else { head = next }
-        next?._withUnsafeGuaranteedRef { $0.previous = previous }
-        run.previous = nil
-        run.next = nil
-        lock.unsafeUnlock()
+        head.withLock { head in
+            let previous = run.previous
+            let next = run.next
+            if let previous { previous.next = next } else { head = next }
+            next?.previous = previous
+            run.previous = nil
+            run.next = nil
+        }
     }
 
     /// The runs linked now, retained: what the caller does with them (cancelling them, which may
@@ -150,14 +146,12 @@ internal final class AnonymousTaskRuns<Action: Sendable>: @unchecked Sendable {
 
     /// Calls `body` with each linked run, under the lock: `body` must not reach the list again.
     private func forEachLinked(_ body: (EffectTaskRun<Action>) -> Void) {
-        lock.unsafeLock()
-        var cursor = head
-        while let node = cursor {
-            node._withUnsafeGuaranteedRef { run in
+        head.withLock { head in
+            var cursor = head
+            while let run = cursor {
                 body(run)
                 cursor = run.next
             }
         }
-        lock.unsafeUnlock()
     }
 }

@@ -75,7 +75,7 @@ internal final class SupervisionPlan<State: Sendable, Action: Sendable, Environm
     /// must agree with.
     @usableFromInline var allowsPartial = true
     /// The channels reconciled last, and what each reconcile decides.
-    @exclusivity(unchecked) @usableFromInline var reconciler = ChannelReconciler<Action>()
+    @usableFromInline var reconciler = ChannelReconciler<Action>()
     /// What phase 5 did so far (counted in code specialised for the Store's types).
     @exclusivity(unchecked) @usableFromInline var counts = SupervisionCounts()
     /// What phase 5 did so far, for tests.

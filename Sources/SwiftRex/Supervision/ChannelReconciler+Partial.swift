@@ -64,15 +64,7 @@ extension ChannelReconciler {
         for key in leaverKeys { operations.append(.close(key)) }
         // The flags are read before memory is rewritten: a desired key may sit elsewhere in the span.
         var suppressed = Self.takeEmptied(&flagBuffer)
-        for index in desired.indices {
-            guard let old = memoryIndex[desired[index].key] else {
-                suppressed.append(false)
-                operations.append(.open(desired[index].request))
-                continue
-            }
-            suppressed.append(memorySuppressed[old])
-            if !memorySuppressed[old] { planChange(desired, index, remembered: old) }
-        }
+        planEach(desired, suppressed: &suppressed)
         for key in leaverKeys { memoryIndex[key] = nil }
         for offset in desired.indices {
             let position = span.lowerBound + offset

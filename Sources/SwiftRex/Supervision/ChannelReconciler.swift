@@ -214,15 +214,7 @@ internal struct ChannelReconciler<Action: Sendable> {
 
         var suppressed: [Bool] = []
         suppressed.reserveCapacity(unique.count)
-        for index in unique.indices {
-            guard let old = memoryIndex[unique[index].key] else {
-                suppressed.append(false)
-                operations.append(.open(unique[index].request))
-                continue
-            }
-            suppressed.append(memorySuppressed[old])
-            if !memorySuppressed[old] { planChange(unique, index, remembered: old) }
-        }
+        planEach(unique, suppressed: &suppressed)
         memoryIndex = position
         rememberInOrder(unique, suppressed: suppressed)
     }
@@ -245,6 +237,22 @@ internal struct ChannelReconciler<Action: Sendable> {
             }
         }
         return unique
+    }
+
+    /// Decides each entry in order, against memory as it was: a first appearance opens; a
+    /// remembered one not cancelled by id is re-created or fed when its keys changed. Appends
+    /// each entry's cancelled-by-id flag to `suppressed`.
+    @inlinable
+    mutating func planEach(_ entries: [ReconcileEntry<Action>], suppressed: inout [Bool]) {
+        for index in entries.indices {
+            guard let old = memoryIndex[entries[index].key] else {
+                suppressed.append(false)
+                operations.append(.open(entries[index].request))
+                continue
+            }
+            suppressed.append(memorySuppressed[old])
+            if !memorySuppressed[old] { planChange(entries, index, remembered: old) }
+        }
     }
 
     /// A desired entry that is remembered (and not suppressed): a reset-key change re-creates it
