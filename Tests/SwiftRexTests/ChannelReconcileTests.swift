@@ -54,6 +54,17 @@ import Testing
         #expect(driver.machine.isQuiescent)
     }
 
+    @Test func onTheClockAReCreationOpensWhenItsSettleTimeHasPassed() {
+        driver.reconcile([entry("a", "c1", reset: "r1", settle: ms(500))], at: .zero)
+        driver.advance(to: ms(100))
+        driver.reconcile([entry("a", "c2", reset: "r2", settle: ms(500))], at: ms(100))
+        driver.advance(to: ms(599))
+        #expect(driver.log == ["open c1", "cancel c1", "timer settle a @600ms"])
+        driver.advance(to: ms(600))
+        #expect(driver.log.last == "open c2")
+        #expect(driver.machine.openChannelKeys == [key("a")])
+    }
+
     @Test func aSecondResetDuringSettleReplacesThePendingComponent() {
         driver.reconcile([entry("a", "c1", reset: "r1", settle: ms(500))], at: .zero)
         driver.reconcile([entry("a", "c2", reset: "r2", settle: ms(500))], at: ms(100))

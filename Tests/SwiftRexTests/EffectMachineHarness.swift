@@ -26,7 +26,7 @@ final class MachineDriver {
     var reconciler = ChannelReconciler<String>()
     let clock = ManualClock()
     /// Ids cancel-only components cancelled since the last reconcile, as the engine records them.
-    private var cancelledIDs: [AnyHashableSendable] = []
+    private var cancelledIDs: Set<AnyHashableSendable> = []
     /// Payload names whose channel does not open.
     var refusingToOpen: Set<String> = []
     /// Every timer ever started, in start order.
@@ -77,7 +77,7 @@ final class MachineDriver {
 
     /// Schedules a one-shot component at `now`.
     func run(_ payload: String, _ scheduling: EffectScheduling, at now: Duration = .zero) {
-        if scheduling.cancelsOnly, let id = scheduling.id { cancelledIDs.append(id) }
+        if scheduling.cancelsOnly, let id = scheduling.id { cancelledIDs.insert(id) }
         perform(machine.schedule(payload, scheduling: scheduling, traits: nil, now: now), now: now)
     }
 

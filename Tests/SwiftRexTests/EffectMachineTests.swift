@@ -79,6 +79,18 @@ import Testing
         #expect(!driver.log.contains("subscribe first"))
     }
 
+    @Test func onTheClockABurstOfDebouncedCallsStartsOnlyTheLastOnceTheBurstIsQuiet() {
+        for (index, time) in [0, 100, 200].enumerated() {
+            driver.advance(to: ms(time))
+            driver.run("call\(index)", .debounce(id: "search", delay: ms(300)), at: ms(time))
+        }
+        driver.advance(to: ms(499))
+        #expect(!driver.log.contains { $0.hasPrefix("subscribe") })
+        driver.advance(to: ms(500))
+        #expect(driver.log.filter { $0.hasPrefix("subscribe") } == ["subscribe call2"])
+        #expect(driver.pendingTimers.isEmpty)
+    }
+
     @Test func debounceCancelsARunThatAlreadyStarted() {
         driver.run("first", .debounce(id: "a", delay: ms(300)))
         driver.fire(driver.timer(.start, "a"))

@@ -54,8 +54,9 @@ internal final class EffectEngine<Action: Sendable> {
     // Unchecked: main actor only; written by `deferred`'s observer, read in single statements.
     @exclusivity(unchecked) @usableFromInline var hasDeferred = false
     /// Ids cancelled by a cancel-only component since supervision last asked (see
-    /// ``takeCancelledIDs()``), recorded once supervision asked once.
-    @usableFromInline var cancelledIDs: [AnyHashableSendable] = []
+    /// ``takeCancelledIDs()``), recorded once supervision asked once. A set: it holds the
+    /// distinct ids cancelled between two reconciles.
+    @usableFromInline var cancelledIDs: Set<AnyHashableSendable> = []
     // Unchecked: main actor only; read and written in single statements.
     @exclusivity(unchecked) @usableFromInline var recordsCancelledIDs = false
 
@@ -88,7 +89,7 @@ internal final class EffectEngine<Action: Sendable> {
             if case .task(let work) = component.takeWork() { startKeyedTask(work, key: key, depth: depth) }
             return
         }
-        if component.scheduling.cancelsOnly, recordsCancelledIDs, let id = component.scheduling.id { cancelledIDs.append(id) }
+        if component.scheduling.cancelsOnly, recordsCancelledIDs, let id = component.scheduling.id { cancelledIDs.insert(id) }
         if let owner = component.owner, let key = component.scheduling.id, !component.scheduling.cancelsOnly {
             registerOwner(owner, of: key)
         }
@@ -203,7 +204,7 @@ internal final class EffectEngine<Action: Sendable> {
     /// cancelled by id closed until it leaves the desired set. Recording starts with the first
     /// call (before it, supervision remembers no channel).
     @inlinable
-    func takeCancelledIDs() -> [AnyHashableSendable] {
+    func takeCancelledIDs() -> Set<AnyHashableSendable> {
         recordsCancelledIDs = true
         guard !cancelledIDs.isEmpty else { return [] }
         defer { cancelledIDs = [] }

@@ -111,7 +111,7 @@ internal struct ChannelReconciler<Action: Sendable> {
 
     /// Marks the remembered channels among `ids` as cancelled by id.
     @inlinable
-    mutating func suppress(_ ids: [AnyHashableSendable]) {
+    mutating func suppress(_ ids: some Sequence<AnyHashableSendable>) {
         for id in ids {
             if let index = memoryIndex[id] { memorySuppressed[index] = true }
         }
