@@ -2,10 +2,10 @@
 import CompilerPluginSupport
 import PackageDescription
 
-// The `Macros` trait (on by default) brings in `@Prisms` and `@Lenses` (product `SwiftRexMacros`),
-// built with swift-syntax. The core library never needs swift-syntax: a package that depends on
-// SwiftRex with `traits: []` (as the benchmark lab does), or a build with
-// `--disable-default-traits` (the sanitizer and soak scripts), does not even resolve it.
+// The `Macros` trait (off by default) brings in `@Prisms` and `@Lenses` (product `SwiftRexMacros`),
+// built with swift-syntax. Without it swift-syntax is neither resolved nor built: a dependent with
+// default settings resolves SwiftRex alone, offline. Opting in: `traits: ["Macros"]` on the
+// dependency, or `--traits Macros` here (Scripts/test).
 let macros = TargetDependencyCondition.when(traits: ["Macros"])
 
 let package = Package(
@@ -18,7 +18,7 @@ let package = Package(
     ],
     traits: [
         .trait(name: "Macros", description: "The @Prisms and @Lenses macros (product SwiftRexMacros), built with swift-syntax."),
-        .default(enabledTraits: ["Macros"]),
+        .default(enabledTraits: []),
     ],
     dependencies: [
         .package(url: "https://github.com/swiftlang/swift-syntax.git", "603.0.0"..<"604.0.0")
@@ -69,6 +69,13 @@ let package = Package(
         .testTarget(
             name: "SeedExamples",
             dependencies: ["SwiftRex", "SwiftRexMacros", "SwiftRexTesting", "SwiftRexTestSupport"],
+            swiftSettings: [.unsafeFlags(["-Xfrontend", "-warn-long-expression-type-checking=200"])]
+        ),
+        // Every Swift code block of the DocC articles (Sources/*/Documentation.docc), as written,
+        // with its stated outcome; a test fails when a block is not found here verbatim.
+        .testTarget(
+            name: "ArticleExamples",
+            dependencies: ["SwiftRex", "SwiftRexMacros", "SwiftRexTesting"],
             swiftSettings: [.unsafeFlags(["-Xfrontend", "-warn-long-expression-type-checking=200"])]
         ),
     ],

@@ -1,6 +1,6 @@
 @_exported import SwiftRex
 
-#if Macros
+#if Macros || PrebuiltMacroPlugin
 /// Generates, for every case of the enum it is attached to, an optional property named after the
 /// case (so `\AppAction.counter` is a case key path, accepted by every action lane) and a prism in
 /// `AppAction.prism.counter`, and conforms the enum to ``SwiftRex/Prismatic``. Unless the enum

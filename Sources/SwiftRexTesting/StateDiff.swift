@@ -1,3 +1,4 @@
+// Over 500 lines: the differ, its typed array paths and the bounded writer are one walk, read top to bottom.
 /// A readable difference between an expected and an actual value, for failure messages: only the
 /// parts that differ, each under the path that leads to it, with unchanged parts left out.
 ///
@@ -14,7 +15,9 @@
 /// sides is skipped whole, with one `==`; arrays of `Equatable` elements are compared element by
 /// element without reflection, their equal prefix and suffix skipped. Where the element counts
 /// differ, `Identifiable` elements are matched by id (changed, removed and inserted elements);
-/// other elements in the differing middle are listed as removed and inserted.
+/// other elements in the differing middle are listed as removed and inserted. An
+/// `IdentifiedArray` is walked as the array of its elements, paired by id, never through its
+/// storage.
 ///
 /// - Parameters:
 ///   - expected: the value the test expected.
@@ -87,6 +90,10 @@ struct StateDiffer {
         if let equal = anyEquals(expected, actual), equal { return }
         guard depth < maxDepth, type(of: expected) == type(of: actual) else {
             return leaf(expected, actual, path: path)
+        }
+        if let collection = expected as? any DiffedByElements {
+            collection.diffElements(against: actual, in: &self, path: path, depth: depth)
+            return
         }
         if let array = expected as? any IdentifiedElementArray {
             array.diffIdentifiedElements(against: actual, in: &self, path: path, depth: depth)
@@ -351,6 +358,9 @@ struct StateDiffer {
 
     /// A little context for a child: the element count of a collection.
     private func context(of value: Any) -> String {
+        if let collection = value as? any DiffedByElements {
+            return "(\(collection.elementCount) element\(collection.elementCount == 1 ? "" : "s"))"
+        }
         let mirror = Mirror(reflecting: value)
         switch mirror.displayStyle {
         case .collection?, .set?, .dictionary?:
@@ -586,6 +596,18 @@ private struct BoundedWriter {
 
     mutating func write(_ value: Any, depth: Int) {
         guard !isFull else { return }
+        if let collection = value as? any DiffedByElements {
+            // The elements, as an array's: never the collection's storage.
+            append("[")
+            var first = true
+            collection.forEachElement { element in
+                if !first { append(", ") }
+                first = false
+                write(element, depth: depth + 1)
+                return !isFull
+            }
+            return append("]")
+        }
         let mirror = Mirror(reflecting: value)
         switch mirror.displayStyle {
         case .optional?:

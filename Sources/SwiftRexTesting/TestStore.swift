@@ -8,13 +8,13 @@ import Testing
 ///
 /// Exhaustive by default: sending while received actions are unhandled, and finishing with
 /// unhandled actions, running effects or open channels, are recorded as test issues. Set
-/// ``exhaustive`` to `false` to assert only what you care about.
+/// ``exhaustivity`` to ``Exhaustivity/off`` to assert only what you care about.
 ///
 /// ```swift
 /// let store = TestStore(initial: Search.State(), behavior: search, environment: env)
 /// store.send(.query("swift")) { $0.query = "swift" }
 /// await store.advance(by: .milliseconds(300))
-/// await store.receive({ if case .results = $0 { true } else { false } }) { $0.results = ["SwiftRex"] }
+/// await store.receive(\.results) { $0.results = ["SwiftRex"] }
 /// await store.finish()
 /// ```
 @MainActor
@@ -23,14 +23,16 @@ public final class TestStore<Action: Sendable, State: Sendable & Equatable, Envi
     public let store: Store<Action, State, Environment>
     /// The manual clock the store schedules on; ``advance(by:)`` moves it.
     public let clock: ManualClock
-    /// Whether every received action must be asserted and every effect finished (default `true`).
-    public var exhaustive: Bool
+    /// How much of the test is checked (default ``Exhaustivity/on``).
+    public var exhaustivity: Exhaustivity
     /// Actions sent by effects and channels, not yet asserted with `receive`.
-    public private(set) var receivedActions: [DispatchedAction<Action>] = []
-    private var receivedDepths: [Int] = []
+    public internal(set) var receivedActions: [DispatchedAction<Action>] = []
+    var receivedDepths: [Int] = []
     private var finished = false
     /// The `receive` waiting for an action, resumed when one arrives (or on its next tick).
-    private var arrival: CheckedContinuation<Void, Never>?
+    var arrival: CheckedContinuation<Void, Never>?
+    /// Where the checks a non-exhaustive store skips go when it shows them (a test may capture them).
+    @_spi(Testing) public var reportSkipped: SkippedAssertionReporter = recordSkippedAssertion(_:at:)
 
     /// The current state.
     public var state: State { store.state }
@@ -41,13 +43,13 @@ public final class TestStore<Action: Sendable, State: Sendable & Equatable, Envi
         initial: State,
         behavior: Behavior<Action, State, Environment>,
         environment: Environment,
-        exhaustive: Bool = true,
+        exhaustivity: Exhaustivity = .on,
         clock: ManualClock = ManualClock(),
         date: @escaping @Sendable () -> Date = { Date(timeIntervalSince1970: 0) },
         uuid: (@Sendable () -> UUID)? = nil
     ) {
         self.clock = clock
-        self.exhaustive = exhaustive
+        self.exhaustivity = exhaustivity
         let generators = StoreGenerators.deterministic(clock: clock)
         store = Store(
             initial: initial, behavior: behavior, environment: environment, clock: { _ in clock }, date: date, uuid: uuid ?? generators.uuid)
@@ -59,13 +61,15 @@ public final class TestStore<Action: Sendable, State: Sendable & Equatable, Envi
     }
 
     isolated deinit {
-        if exhaustive && !finished { checkExhaustion(sourceLocation: nil) }
+        if exhaustivity == .on && !finished { checkExhaustion(sourceLocation: nil) }
     }
 
     // MARK: Sending
 
     /// Dispatches `action` and asserts the resulting state: `assert` turns the state before into
-    /// the state expected after (omit it when the action must not change the state).
+    /// the state expected after (omit it when the action must not change the state). A
+    /// non-exhaustive store first processes, unasserted, the actions effects sent meanwhile, and
+    /// checks only what `assert` sets.
     @discardableResult
     public func send(
         _ action: Action,
@@ -74,126 +78,20 @@ public final class TestStore<Action: Sendable, State: Sendable & Equatable, Envi
     ) -> Self {
         let location = SourceLocation(fileID: fileID, filePath: filePath, line: line, column: column)
         collectReceived()
-        if exhaustive && !receivedActions.isEmpty {
-            Issue.record(
-                "Must handle \(count(receivedActions.count, "received action")) before sending \(describe(action)): \(describe(receivedActions))",
-                sourceLocation: location
-            )
-        }
-        var expected = store.state
-        assert?(&expected)
-        store.dispatch(action, source: ActionSource(file: fileID, function: "TestStore.send", line: UInt(line)))
-        expectState(expected, after: "sending \(describe(action))", location: location)
-        return self
-    }
-
-    // MARK: Receiving
-
-    /// Pops the first action effects sent, checks it with `matches`, processes it and asserts the
-    /// resulting state. A non-matching action is still processed, so later assertions stay
-    /// meaningful.
-    ///
-    /// When no action is there yet, it waits for one while an effect is still running or a channel
-    /// is open (an `Effect.task` calling a slow fake, say): for `timeout` of real time, then for
-    /// 10 more turns of the main actor before it reports the timeout. Each turn waits up to 10 ms
-    /// (less when an action arrives) and resumes through the main actor's queue, so only after
-    /// every job queued there before the turn has run: an action whose delivering job was
-    /// stuck behind other main-actor work when the timeout passed (a busy test suite, a test
-    /// blocking the main thread) is still received. On an idle main actor the turns add about
-    /// 0.1 s to a timeout; behind a backlog they last as long as the backlog does.
-    ///
-    /// When nothing can send — every effect has ended, or waits on the manual ``clock`` — it fails
-    /// at once instead: advance the clock first. Actions that effects send synchronously when
-    /// ``advance(by:)`` fires their timers are already there, so that path never waits.
-    public func receive(
-        _ matches: (Action) -> Bool,
-        timeout: Duration = .seconds(5),
-        fileID: String = #fileID, filePath: String = #filePath, line: Int = #line, column: Int = #column,
-        assert: ((inout State) -> Void)? = nil
-    ) async {
-        let location = SourceLocation(fileID: fileID, filePath: filePath, line: line, column: column)
-        await receive(
-            expecting: "an action the predicate accepts",
-            location: location,
-            timeout: timeout,
-            mismatch: { matches($0) ? nil : "" },
-            assert: { state, _ in assert?(&state) }
-        )
-    }
-
-    /// Receives an action equal to `action`, waiting as
-    /// ``receive(_:timeout:fileID:filePath:line:column:assert:)-((Action)->Bool,_,_,_,_,_,_)`` does.
-    /// A different action is reported with both actions side by side and, when they are the same
-    /// case, the parts of the payload that differ.
-    public func receive(
-        _ action: Action,
-        timeout: Duration = .seconds(5),
-        fileID: String = #fileID, filePath: String = #filePath, line: Int = #line, column: Int = #column,
-        assert: ((inout State) -> Void)? = nil
-    ) async where Action: Equatable {
-        let location = SourceLocation(fileID: fileID, filePath: filePath, line: line, column: column)
-        await receive(
-            expecting: describe(action),
-            location: location,
-            timeout: timeout,
-            mismatch: { received in
-                guard received != action else { return nil }
-                // Different cases: the side-by-side lines say it all; the same case: show what differs.
-                guard isSameCase(action, received) else { return "" }
-                return "\n" + stateDifference(expected: action, actual: received, limit: 10)
-            },
-            assert: { state, _ in assert?(&state) }
-        )
-    }
-
-    /// Receives an action in `prism`'s case; `assert` also gets the extracted payload. Waits as
-    /// ``receive(_:timeout:fileID:filePath:line:column:assert:)-((Action)->Bool,_,_,_,_,_,_)`` does.
-    public func receive<Value>(
-        _ prism: Prism<Action, Value>,
-        timeout: Duration = .seconds(5),
-        fileID: String = #fileID, filePath: String = #filePath, line: Int = #line, column: Int = #column,
-        assert: ((Value, inout State) -> Void)? = nil
-    ) async {
-        let location = SourceLocation(fileID: fileID, filePath: filePath, line: line, column: column)
-        await receive(
-            expecting: "an action in the prism's case (carrying \(Value.self))",
-            location: location,
-            timeout: timeout,
-            mismatch: { prism.preview($0) == nil ? "" : nil },
-            assert: { state, received in
-                if let value = prism.preview(received) { assert?(value, &state) }
+        if !receivedActions.isEmpty {
+            if exhaustivity == .on {
+                Issue.record(
+                    "Must handle \(count(receivedActions.count, "received action")) before sending \(describe(action)): \(describe(receivedActions))",
+                    sourceLocation: location
+                )
+            } else {
+                processReceivedUnasserted(location: location)
             }
-        )
-    }
-
-    /// The shared body of every `receive`: pops the first received action, reports a mismatch
-    /// (`mismatch` returns `nil` when the action is the expected one, else extra detail), processes
-    /// the action anyway and asserts the state.
-    private func receive(
-        expecting expectation: String,
-        location: SourceLocation,
-        timeout: Duration,
-        mismatch: (Action) -> String?,
-        assert: (inout State, Action) -> Void
-    ) async {
-        let (next, timedOut) = await nextReceived(timeout: timeout)
-        guard let (received, depth) = next else {
-            Issue.record(Comment(rawValue: nothingArrived(expecting: expectation, within: timedOut ? timeout : nil)), sourceLocation: location)
-            return
         }
-        if let detail = mismatch(received.action) {
-            Issue.record(
-                Comment(
-                    rawValue:
-                        "Received an action other than the expected one:\n  expected: \(expectation)\n  received: \(describe(received.action))\(detail)"
-                ),
-                sourceLocation: location
-            )
-        }
-        var expected = store.state
-        assert(&expected, received.action)
-        store.processEffectAction(received, depth: depth)
-        expectState(expected, after: "receiving \(describe(received.action))", location: location)
+        let before = store.state
+        store.dispatch(action, source: ActionSource(file: fileID, function: "TestStore.send", line: UInt(line)))
+        expectState(before: before, assert: { assert?(&$0) }, after: "sending \(describe(action))", location: location)
+        return self
     }
 
     /// Drops the received actions without asserting them.
@@ -231,98 +129,95 @@ public final class TestStore<Action: Sendable, State: Sendable & Equatable, Envi
     }
 
     /// Ends the test: in exhaustive mode, records an issue for every unhandled received action,
-    /// every effect still running and every channel still open.
+    /// every effect still running and every channel still open (a non-exhaustive store that shows
+    /// what it skips lists them instead).
     public func finish(fileID: String = #fileID, filePath: String = #filePath, line: Int = #line, column: Int = #column) async {
         await settle()
         finished = true
-        if exhaustive {
-            checkExhaustion(sourceLocation: SourceLocation(fileID: fileID, filePath: filePath, line: line, column: column))
-        }
+        checkExhaustion(sourceLocation: SourceLocation(fileID: fileID, filePath: filePath, line: line, column: column))
     }
 
-    // MARK: Private
+    // MARK: Checks
 
-    private func collectReceived() {
+    func collectReceived() {
         store.drainEffectActionsNow()
     }
 
-    /// The longest `receive` waits between two looks (to notice effects that end without sending).
-    private static var tick: Duration { .milliseconds(10) }
-
-    /// The turns of the main actor `receive` still waits once its timeout has passed (see `receive`).
-    private static var turnsAfterTimeout: Int { 10 }
-
-    /// The first received action, waiting for it while something can still send (see `receive`);
-    /// `nil` when none came, with whether the wait timed out (else nothing could send).
-    private func nextReceived(timeout: Duration) async -> (received: (DispatchedAction<Action>, Int)?, timedOut: Bool) {
-        let deadline = ContinuousClock.now.advanced(by: max(timeout, .zero))
-        var turnsAfterDeadline = 0
-        while true {
-            collectReceived()
-            if !receivedActions.isEmpty {
-                return ((receivedActions.removeFirst(), receivedDepths.removeFirst()), false)
-            }
-            if !store.hasRunningEffects && store.openChannelIDs.isEmpty { return (nil, false) }
-            let now = ContinuousClock.now
-            let tickEnd = now.advanced(by: Self.tick)
-            if now < deadline {
-                await waitForArrival(until: min(deadline, tickEnd))
-            } else if turnsAfterDeadline < Self.turnsAfterTimeout {
-                // Time is up, but the main actor may not have run the job that delivers the action
-                // yet (queued behind other work, not late): each turn runs what was queued before it.
-                turnsAfterDeadline += 1
-                await waitForArrival(until: tickEnd)
-            } else {
-                return (nil, true)
-            }
-        }
-    }
-
-    /// Suspends until an action arrives or `end` passes. The timer's wake-up is a main-actor job,
-    /// so without an arrival it resumes only after every main-actor job queued before it has run.
-    private func waitForArrival(until end: ContinuousClock.Instant) async {
-        let timer = Task { @MainActor [weak self] in
-            try? await Task.sleep(until: end, clock: .continuous)
-            self?.wakeReceive()
-        }
-        await withCheckedContinuation { arrival = $0 }
-        timer.cancel()
-    }
-
-    private func wakeReceive() {
-        guard let arrival else { return }
-        self.arrival = nil
-        arrival.resume()
-    }
-
-    private func expectState(_ expected: State, after step: String, location: SourceLocation) {
+    /// Checks the state after a step: against `before` changed by `assert` when exhaustive; else
+    /// only what `assert` sets, against the actual state (the rest is a skipped check).
+    func expectState(before: State, assert: (inout State) -> Void, after step: String, location: SourceLocation) {
         let actual = store.state
-        guard expected != actual else { return }
-        Issue.record(
-            Comment(rawValue: "State after \(step) differs from the expected state:\n\(stateDifference(expected: expected, actual: actual))"),
-            sourceLocation: location
-        )
+        var expected = before
+        assert(&expected)
+        guard case .off = exhaustivity else {
+            if expected != actual {
+                Issue.record(
+                    Comment(rawValue: "State after \(step) differs from the expected state:\n\(stateDifference(expected: expected, actual: actual))"),
+                    sourceLocation: location
+                )
+            }
+            return
+        }
+        var asserted = actual
+        assert(&asserted)
+        if asserted != actual {
+            Issue.record(
+                Comment(
+                    rawValue:
+                        "State after \(step) differs from what the assertion sets:\n\(stateDifference(expected: asserted, actual: actual))"
+                ),
+                sourceLocation: location
+            )
+        } else if expected != actual {
+            skipped("State changes after \(step) not asserted:\n\(stateDifference(expected: expected, actual: actual))", at: location)
+        }
     }
 
-    /// Why no action arrived: within how long (when `receive` waited on a running effect), what the
-    /// store still holds, and what would move it on.
-    private func nothingArrived(expecting expectation: String, within timeout: Duration?) -> String {
-        var message = "Expected to receive \(expectation), but no action arrived"
-        message += timeout.map { " within \($0) (the timeout)." } ?? "."
-        let pending = store.pendingEffects.filter { $0.kind != .openChannel }
-        if pending.isEmpty {
-            message += " No effect is running or waiting on the clock."
-        } else {
-            message += " Still pending:\n" + pending.map { "  \($0)" }.joined(separator: "\n")
-            if pending.contains(where: \.waitsOnTheClock) {
-                message += "\n(advance the manual clock with `advance(by:)` to fire what waits on it)"
-            }
+    /// Processes the actions received so far without asserting them (a non-exhaustive store,
+    /// before a step).
+    func processReceivedUnasserted(location: SourceLocation) {
+        let actions = receivedActions
+        let depths = receivedDepths
+        receivedActions.removeAll()
+        receivedDepths.removeAll()
+        for (received, depth) in zip(actions, depths) {
+            let before = store.state
+            store.processEffectAction(received, depth: depth)
+            skipped(receivedUnasserted(received.action, before: before), at: location)
         }
-        return message
+    }
+
+    /// The skipped check of an action processed without `receive`: the action, and what it changed.
+    func receivedUnasserted(_ action: Action, before: State) -> String {
+        let after = store.state
+        let change = before == after ? " (no state change)" : ":\n" + stateDifference(expected: before, actual: after)
+        return "Received \(describe(action)) unasserted\(change)"
+    }
+
+    /// A check a non-exhaustive store skipped, reported when it shows them.
+    func skipped(_ text: String, at location: SourceLocation?) {
+        guard exhaustivity == .off(showSkippedAssertions: true) else { return }
+        reportSkipped("Skipped: " + text, location)
     }
 
     private func checkExhaustion(sourceLocation: SourceLocation?) {
         collectReceived()
+        let problems = workLeft()
+        guard !problems.isEmpty else { return }
+        guard exhaustivity == .on else {
+            for problem in problems { skipped(problem, at: sourceLocation) }
+            return
+        }
+        let message = Comment(rawValue: "TestStore finished with work left:\n- " + problems.joined(separator: "\n- "))
+        if let sourceLocation {
+            Issue.record(message, sourceLocation: sourceLocation)
+        } else {
+            Issue.record(message)
+        }
+    }
+
+    /// What is left to assert or to end: received actions, effects and channels.
+    private func workLeft() -> [String] {
         var problems: [String] = []
         if !receivedActions.isEmpty {
             problems.append(
@@ -348,38 +243,34 @@ public final class TestStore<Action: Sendable, State: Sendable & Equatable, Envi
                     + "\n  (a supervised channel closes when the state stops wanting it; close others with `Effect.cancel(id:)`)"
             )
         }
-        guard !problems.isEmpty else { return }
-        let message = Comment(rawValue: "TestStore finished with work left:\n- " + problems.joined(separator: "\n- "))
-        if let sourceLocation {
-            Issue.record(message, sourceLocation: sourceLocation)
-        } else {
-            Issue.record(message)
-        }
+        return problems
     }
 
     /// An action in a failure message: at most a few hundred characters, however large its payload.
-    private func describe(_ action: Action) -> String {
+    func describe(_ action: Action) -> String {
         boundedDescription(action, budget: 200)
     }
 
-    private func describe(_ actions: [DispatchedAction<Action>]) -> String {
+    func describe(_ actions: [DispatchedAction<Action>]) -> String {
         let shown = actions.prefix(10).map { describe($0.action) }.joined(separator: ", ")
         return actions.count > 10 ? shown + ", … (\(actions.count - 10) more)" : shown
     }
 
-    private func count(_ number: Int, _ noun: String) -> String {
+    func count(_ number: Int, _ noun: String) -> String {
         "\(number) \(noun)\(number == 1 ? "" : "s")"
     }
 }
 
 extension TestStore where Environment == Void {
     /// A test store over a behavior with no environment.
-    public convenience init(initial: State, behavior: Behavior<Action, State, Void>, exhaustive: Bool = true, clock: ManualClock = ManualClock()) {
-        self.init(initial: initial, behavior: behavior, environment: (), exhaustive: exhaustive, clock: clock)
+    public convenience init(
+        initial: State, behavior: Behavior<Action, State, Void>, exhaustivity: Exhaustivity = .on, clock: ManualClock = ManualClock()
+    ) {
+        self.init(initial: initial, behavior: behavior, environment: (), exhaustivity: exhaustivity, clock: clock)
     }
 
     /// A test store over a reducer.
-    public convenience init(initial: State, reducer: Reducer<Action, State>, exhaustive: Bool = true) {
-        self.init(initial: initial, behavior: reducer.asBehavior(), environment: (), exhaustive: exhaustive)
+    public convenience init(initial: State, reducer: Reducer<Action, State>, exhaustivity: Exhaustivity = .on) {
+        self.init(initial: initial, behavior: reducer.asBehavior(), environment: (), exhaustivity: exhaustivity)
     }
 }

@@ -1,4 +1,4 @@
-#if Macros
+#if Macros || PrebuiltMacroPlugin
 import Foundation
 import SwiftRexMacros
 import SwiftRexTestSupport

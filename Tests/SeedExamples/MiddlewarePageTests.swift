@@ -1,4 +1,4 @@
-#if Macros
+#if Macros || PrebuiltMacroPlugin
 import Synchronization
 import SwiftRexMacros
 import SwiftRexTestSupport

@@ -1,6 +1,6 @@
 // swift-format-ignore-file
 // (A documentation example, kept verbatim: not reformatted.)
-#if Macros
+#if Macros || PrebuiltMacroPlugin
 import Testing
 import SwiftRexMacros   // SwiftRex, plus the @Prisms and @Lenses macros
 

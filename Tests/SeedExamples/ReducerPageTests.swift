@@ -1,4 +1,4 @@
-#if Macros
+#if Macros || PrebuiltMacroPlugin
 import SwiftRexMacros
 import Testing
 

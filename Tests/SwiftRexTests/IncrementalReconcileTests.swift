@@ -301,9 +301,8 @@ enum Grid {
         let store = Store(
             initial: Grid.initial(cells: 10, panels: 3),
             behavior: Grid.app(events: events, evaluations: F.Counter(), reacting: reacting, declared: declared),
-            environment: (), clock: { _ in clock }
+            environment: (), clock: { _ in clock }, reconcilesChangedElementAlone: partial
         )
-        store.reconcilesChangedElementAlone = partial
         var open: [[String]] = []
         var states: [Grid.State] = []
         for step in steps {

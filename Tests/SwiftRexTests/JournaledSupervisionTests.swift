@@ -156,9 +156,8 @@ enum JournaledGrid {
         let store = Store(
             initial: JournaledGrid.initial(10),
             behavior: JournaledGrid.app(events: events, evaluations: F.Counter()),
-            environment: (), clock: { _ in clock }
+            environment: (), clock: { _ in clock }, reconcilesChangedElementAlone: partial
         )
-        store.reconcilesChangedElementAlone = partial
         var open: [[String]] = []
         var states: [JournaledGrid.State] = []
         for step in steps {
@@ -222,9 +221,9 @@ enum BroadcastGrid {
         let events = Grid.Events()
         let store = Store(
             initial: BroadcastGrid.State(rows: IdentifiedArray((0..<100).map { Grid.Cell(id: $0) })),
-            behavior: BroadcastGrid.app(events: events), environment: ()
+            behavior: BroadcastGrid.app(events: events), environment: (), clock: { _ in ContinuousClock() },
+            reconcilesChangedElementAlone: partial
         )
-        store.reconcilesChangedElementAlone = partial
         var open: [[String]] = []
         for action in actions {
             store.dispatch(action)

@@ -93,7 +93,7 @@ import Testing
 
     static func run(_ behavior: Behavior<Action, State, Void>, record: Record, expectShortPath: Bool) -> Run {
         let store = Store(initial: State(), behavior: behavior)
-        #expect(store.producersThenReducers == expectShortPath)
+        #expect(store.runsProducersThenReducers == expectShortPath)
         let will = store.observe(willChange: { record.add("willChange") })
         let did = store.observe(didChange: { [unowned store] in
             record.add("didChange a=\(store.state.a) b=\(store.state.b)")
@@ -157,13 +157,23 @@ import Testing
 
     @Test func aReactionOrASupervisionTakesTheFullDispatch() {
         let reacting = Store(initial: State(), behavior: Self.logger.react { _, _ in .doNothing })
-        #expect(!reacting.producersThenReducers)
+        #expect(!reacting.runsProducersThenReducers)
         let supervising = Store(
             initial: State(),
             behavior: Self.logger.produce { _, _ in .doNothing }.supervise { _ in Supervision { _ in [] } }
         )
-        #expect(!supervising.producersThenReducers)
+        #expect(!supervising.runsProducersThenReducers)
         let reducerOnly = Store(initial: State(), behavior: Self.logger)
-        #expect(!reducerOnly.producersThenReducers)
+        #expect(!reducerOnly.runsProducersThenReducers)
+    }
+}
+
+extension Store {
+    /// Whether this Store runs producers, then its reducer phase, without the full phase loop.
+    fileprivate var runsProducersThenReducers: Bool {
+        switch program {
+        case .producersThenReducers: return true
+        default: return false
+        }
     }
 }

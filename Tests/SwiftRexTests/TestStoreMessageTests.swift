@@ -3,6 +3,22 @@ import SwiftRex
 import Synchronization
 import Testing
 
+/// Runs `body`, which must record exactly one issue, and returns that issue's text (the TestStore's
+/// failure messages under test).
+@MainActor
+func recordedMessage(_ body: () async -> Void) async -> String {
+    let messages = Mutex<[String]>([])
+    await withKnownIssue {
+        await body()
+    } matching: { issue in
+        messages.withLock { $0.append(issue.comments.map(\.rawValue).joined(separator: "\n")) }
+        return true
+    }
+    let recorded = messages.withLock { $0 }
+    #expect(recorded.count == 1)
+    return recorded.first ?? ""
+}
+
 /// The TestStore's failure messages at scale and in plain English: a state difference that shows
 /// only what differs (linear in the state's size), expected and actual side by side, and every
 /// effect left at `finish` named with what it waits for.
@@ -46,20 +62,6 @@ import Testing
 
     static func state(rows count: Int) -> State {
         State(rows: (0..<count).map { Row(id: $0, title: "row \($0)") })
-    }
-
-    /// Runs `body`, which must record exactly one issue, and returns that issue's text.
-    func recordedMessage(_ body: () async -> Void) async -> String {
-        let messages = Mutex<[String]>([])
-        await withKnownIssue {
-            await body()
-        } matching: { issue in
-            messages.withLock { $0.append(issue.comments.map(\.rawValue).joined(separator: "\n")) }
-            return true
-        }
-        let recorded = messages.withLock { $0 }
-        #expect(recorded.count == 1)
-        return recorded.first ?? ""
     }
 
     // MARK: State differences at scale

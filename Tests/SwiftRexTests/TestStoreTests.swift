@@ -84,7 +84,7 @@ import Testing
     }
 
     @Test func aNonExhaustiveStoreIgnoresWhatIsNotAsserted() async {
-        let store = TestStore(initial: State(), behavior: Self.feature, exhaustive: false)
+        let store = TestStore(initial: State(), behavior: Self.feature, exhaustivity: .off)
         store.send(.ping)
         store.send(.goLive) { $0.isLive = true }
         await store.finish()

@@ -45,6 +45,9 @@ public enum LabCommand: Sendable, Equatable {
     /// The allocation pass, run with thread caches off by `run` when it times with them on:
     /// counts the selected scenarios' allocations and writes the figures as JSON to `output`.
     case countAllocations(filter: String?, output: String)
+    /// Write the Markdown summary of a results file (the committed baseline's, `Results/baseline.md`)
+    /// to `output`, or print it.
+    case summary(file: String, output: String?)
     /// List scenario names.
     case list
     /// Print usage.
@@ -106,6 +109,23 @@ public func parseCommandLine(_ arguments: [String]) throws -> LabCommand {
         }
         guard positional.count == 2 else { throw UsageError("compare needs CURRENT and BASELINE files") }
         return .compare(current: positional[0], baseline: positional[1], options: options, chart: chart)
+    }
+
+    if rest.first == "summary" {
+        rest.removeFirst()
+        var positional: [String] = []
+        var output: String?
+        while let argument = rest.popFirst() {
+            switch argument {
+            case "--output": output = try value(for: argument)
+            case "--help", "-h": return .help
+            default:
+                if argument.hasPrefix("--") { throw UsageError("unknown summary option '\(argument)'") }
+                positional.append(argument)
+            }
+        }
+        guard positional.count == 1 else { throw UsageError("summary needs one results file") }
+        return .summary(file: positional[0], output: output)
     }
 
     if let pass = rest.first, pass == "count-instructions" || pass == "count-allocations" {
@@ -185,6 +205,7 @@ public let labUsage = """
                            [--scaling-factor 4] [--alloc-tolerance 0] [--bytes-tolerance 0]
                            [--instruction-tolerance 0.02] [--stack-tolerance 256]
                            [--filter PREFIX[,PREFIX…]] [--chart FILE.svg]
+      swiftrex-lab summary BASELINE.json [--output FILE.md]   (Results/baseline.md)
       swiftrex-lab --profile-scenario NAME [--size N] [--iterations N] [--profile-output FILE]
       swiftrex-lab --soak [--actions N] [--elements N] [--output DIR] [--no-write]
 

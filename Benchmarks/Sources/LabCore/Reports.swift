@@ -60,10 +60,21 @@ public enum Reports {
         ]
     }
 
-    /// The Markdown summary (`Results/latest.md`), linking the charts in `charts`.
-    public static func markdown(_ file: ResultsFile, charts: [String] = [], comparisonChart: Bool = false) -> String {
+    /// The summary of the committed baseline (`Results/baseline.md`): its table, ratios and charts
+    /// (`Results/baseline-charts/`), generated from `baseline.json` so the figures are never
+    /// copied by hand (`swiftrex-lab summary`).
+    public static func baselineSummary(_ file: ResultsFile) -> String {
+        markdown(file, charts: SVGChart.chartedScenarios(file), chartDirectory: "baseline-charts", title: "SwiftRex benchmark baseline")
+    }
+
+    /// The Markdown summary (`Results/latest.md`), linking the charts in `charts` (in
+    /// `chartDirectory`, relative to the summary).
+    public static func markdown(
+        _ file: ResultsFile, charts: [String] = [], comparisonChart: Bool = false, chartDirectory: String = "charts",
+        title: String = "SwiftRex benchmark results"
+    ) -> String {
         let m = file.metadata
-        var out = "# SwiftRex benchmark results\n\n"
+        var out = "# \(title)\n\n"
         out += "| | |\n|---|---|\n"
         out += "| date | \(m.date) |\n"
         out += "| git revision | `\(m.gitRevision)`\(m.gitDirty == true ? " (dirty)" : "") |\n"
@@ -94,10 +105,10 @@ public enum Reports {
         }
         if !charts.isEmpty {
             out += "\n## Charts (cost per operation vs size)\n\n"
-            for chart in charts { out += "- [\(chart)](charts/\(chart).svg)\n" }
+            for chart in charts { out += "- [\(chart)](\(chartDirectory)/\(chart).svg)\n" }
         }
         if comparisonChart {
-            out += "\n[The run against the baseline, per record](charts/\(comparisonChartName).svg)\n"
+            out += "\n[The run against the baseline, per record](\(chartDirectory)/\(comparisonChartName).svg)\n"
         }
         return out
     }

@@ -24,6 +24,8 @@ struct SwiftRexLab {
                 code = await runBenchmarks(options)
             case .compare(let current, let baseline, let options, let chart):
                 code = compare(current: current, baseline: baseline, options: options, chart: chart)
+            case .summary(let file, let output):
+                code = summarize(file, output: output)
             case .countInstructions(let filter, let output):
                 code = await countInstructions(filter: filter, output: output)
             case .countAllocations(let filter, let output):
@@ -168,6 +170,24 @@ struct SwiftRexLab {
             return fail("cannot write results to \(directory): \(error)")
         }
         return .success
+    }
+
+    /// Writes (or prints) the Markdown summary of a results file.
+    static func summarize(_ path: String, output: String?) -> ExitCode {
+        do {
+            let summary = Reports.baselineSummary(try ResultsIO.load(path: path, role: "results"))
+            guard let output else {
+                print(summary, terminator: "")
+                return .success
+            }
+            try Data(summary.utf8).write(to: URL(fileURLWithPath: output))
+            print("wrote \(output)")
+            return .success
+        } catch let error as ResultsInputError {
+            return fail("\(error)", .badInput)
+        } catch {
+            return fail("cannot write \(output ?? "the summary"): \(error)")
+        }
     }
 
     /// This executable's path (for the instruction pass, which runs it again under valgrind).

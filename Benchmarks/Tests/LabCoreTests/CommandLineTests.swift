@@ -19,6 +19,14 @@ struct CommandLineTests {
         #expect(try parseCommandLine(["--no-instructions", "--filter", "store.,stack."]) == .run(noInstructions))
     }
 
+    @Test("the summary's command")
+    func summary() throws {
+        #expect(try parseCommandLine(["summary", "b.json", "--output", "b.md"]) == .summary(file: "b.json", output: "b.md"))
+        #expect(try parseCommandLine(["summary", "b.json"]) == .summary(file: "b.json", output: nil))
+        #expect(throws: UsageError.self) { try parseCommandLine(["summary"]) }
+        #expect(throws: UsageError.self) { try parseCommandLine(["summary", "a.json", "b.json"]) }
+    }
+
     @Test("the instruction pass's command")
     func countInstructions() throws {
         #expect(

@@ -1,3 +1,4 @@
+import Foundation
 import Testing
 
 @testable import LabCore
@@ -15,6 +16,18 @@ struct ReportsTests {
         #expect(markdown.contains("0.3"))
         #expect(markdown.contains("charts/endomut.zerocopy.svg"))
         #expect(markdown.contains("abc123"))
+    }
+
+    @Test("the committed Results/baseline.md is the summary of Results/baseline.json (regenerate it with `swiftrex-lab summary`)")
+    func committedBaselineSummary() throws {
+        let results = URL(fileURLWithPath: #filePath).deletingLastPathComponent().appendingPathComponent("../../../Results").standardized
+        let baseline = try ResultsIO.load(path: results.appendingPathComponent("baseline.json").path, role: "baseline")
+        let committed = try String(contentsOf: results.appendingPathComponent("baseline.md"), encoding: .utf8)
+        let summary = Reports.baselineSummary(baseline)
+        #expect(committed == summary, "Results/baseline.md is stale: Scripts/bench summary Results/baseline.json --output Results/baseline.md")
+        for chart in SVGChart.chartedScenarios(baseline) {
+            #expect(FileManager.default.fileExists(atPath: results.appendingPathComponent("baseline-charts/\(chart).svg").path), "\(chart)")
+        }
     }
 
     @Test("charts: one per sized scenario; .raw controls are drawn on their scenario's chart")

@@ -87,12 +87,6 @@ public struct Behavior<Action: Sendable, State: Sendable, Environment: Sendable>
         self.init(units: [.reaction(handle, scope: .anything)])
     }
 
-    /// Pairs a reducer (run first) with a middleware.
-    @inlinable
-    public init(reducer: Reducer<Action, State>, middleware: Middleware<Action, State, Environment>) {
-        self.init(units: reducer.units.map { .reducer($0) } + middleware.units)
-    }
-
     /// The consequences, in order (the free-monoid view of this behavior).
     @inlinable
     public var consequences: [Consequence<Action, State, Environment>] {

@@ -81,92 +81,38 @@ internal enum ProducerHandler<Action: Sendable, State: Sendable, Environment: Se
     }
 }
 
-/// One unit of a behavior as a Store's full dispatch reads it: its kind and the closures and
-/// figures each phase needs, behind one reference (copying a ``BehaviorUnit`` out of its array
-/// copies and retains every closure it holds, twice per dispatch). Closures a kind does not use
-/// are no-ops, not optionals: an optional closure is stored reabstracted, and calling it boxes the
-/// caller's `willWrite` closure.
-@usableFromInline
-internal final class PhaseStep<Action: Sendable, State: Sendable, Environment: Sendable>: Sendable {
-    /// What the unit is.
-    @usableFromInline enum Kind: Sendable {
-        case reducer
-        case producer
-        case reaction
-        case supervision
-    }
-
-    @usableFromInline let kind: Kind
-    /// A reducer unit's decide-and-mutate pass.
-    @usableFromInline let reduce: @Sendable (Action, inout State, _ willWrite: () -> Void) -> Bool
-    /// Whether the unit is a reducer that always applies (no test) and whose `run` does all its
-    /// `reduce` does: its `reduce` is `willWrite` then `run`, so the Store calls `run` directly,
-    /// without passing a `willWrite` closure.
-    @usableFromInline let alwaysApplies: Bool
-    /// A reducer unit's in-place reduce (what an always-applying unit's `reduce` runs).
-    @usableFromInline let run: @Sendable (Action, inout State) -> Void
-    /// A reducer unit's action case, when it is lifted through a case-indexed prism.
-    @usableFromInline let actionCase: Int?
-    /// A producer's phase-1 handler, in the shape it was given (for other kinds, one that has no
-    /// producer for any action).
-    @usableFromInline let producer: ProducerHandler<Action, State, Environment>
-    /// A reaction's phase-1 handler.
-    @usableFromInline let react: @MainActor @Sendable (Action, PreReducerContext<State>) -> Reaction<Action, State, Environment>
-    /// What a reducer's or reaction's mutation may touch.
-    @usableFromInline let scope: MutationScope
-    /// The supervision segments (and removal bit) the unit's writes reach.
-    @usableFromInline let mask: UInt64
-
-    /// The step of `unit`, whose writes reach `mask`.
+extension BehaviorUnit {
+    /// The reducer unit, when this is one.
     @inlinable
-    init(_ unit: BehaviorUnit<Action, State, Environment>, mask: UInt64) {
-        self.mask = mask
-        var reduce: @Sendable (Action, inout State, _ willWrite: () -> Void) -> Bool = { _, _, _ in false }
-        var alwaysApplies = false
-        var run: @Sendable (Action, inout State) -> Void = { _, _ in }
-        var actionCase: Int?
-        var producer = ProducerHandler<Action, State, Environment>.someActions { _, _ in nil }
-        var react: @MainActor @Sendable (Action, PreReducerContext<State>) -> Reaction<Action, State, Environment> = { _, _ in .doNothing }
-        var scope = MutationScope.nothing
-        switch unit {
-        case .reducer(let reducer):
-            kind = .reducer
-            reduce = reducer.reduce
-            alwaysApplies = reducer.applies == nil && reducer.runIsComplete
-            run = reducer.run
-            actionCase = reducer.actionCase
-            scope = reducer.scope
-        case .producer(let handler, _):
-            kind = .producer
-            producer = handler
-        case .reaction(let handler, let reactionScope, _):
-            kind = .reaction
-            react = handler
-            scope = reactionScope
-        case .supervision:
-            kind = .supervision
-        }
-        self.reduce = reduce
-        self.alwaysApplies = alwaysApplies
-        self.run = run
-        self.actionCase = actionCase
-        self.producer = producer
-        self.react = react
-        self.scope = scope
+    var reducer: ReducerUnit<Action, State>? {
+        if case .reducer(let unit) = self { return unit }
+        return nil
     }
-}
 
-/// Calls `body` with the step `reference` points to, as a guaranteed reference: neither the step
-/// nor a closure read from it is retained. The caller keeps the step alive for the whole call.
-///
-/// A function of this module, not `Unmanaged._withUnsafeGuaranteedRef` called directly: a
-/// main-actor closure handed straight to the standard library has its executor checked at every
-/// call, one handed to a function of a strict-concurrency module does not.
-@inlinable
-@inline(__always)
-internal func withGuaranteedStep<Action, State, Environment, Result>(
-    _ reference: Unmanaged<PhaseStep<Action, State, Environment>>,
-    _ body: (PhaseStep<Action, State, Environment>) -> Result
-) -> Result {
-    reference._withUnsafeGuaranteedRef(body)
+    /// The supervision unit, when this is one.
+    @inlinable
+    var supervision: SupervisionUnit<State, Action, Environment>? {
+        if case .supervision(let unit) = self { return unit }
+        return nil
+    }
+
+    /// Whether this is a grouped reaction.
+    @inlinable
+    var isReaction: Bool {
+        if case .reaction = self { return true }
+        return false
+    }
+
+    /// What phase 5 needs to know of this unit: what it may write, with what scope, and where the
+    /// collection elements owning its effects live.
+    @inlinable
+    var writes: UnitWrites {
+        switch self {
+        case .reducer(let unit): return UnitWrites(writes: unit.footprint.touches, scope: unit.scope)
+        case .reaction(_, let scope, let footprint):
+            return UnitWrites(writes: footprint.touches, scope: scope, effectContainers: footprint.containers)
+        case .producer(_, let footprint): return UnitWrites(effectContainers: footprint.containers)
+        case .supervision: return UnitWrites()
+        }
+    }
 }

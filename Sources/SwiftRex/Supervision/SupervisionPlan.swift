@@ -70,10 +70,10 @@ internal final class SupervisionPlan<State: Sendable, Action: Sendable, Environm
     @exclusivity(unchecked) @usableFromInline var changes: [ElementChange<Action>] = []
     /// Whether the trackers' memos and the segments' keys describe the engine's memory.
     @exclusivity(unchecked) @usableFromInline var isCommitted = false
-    /// Whether phase 5 may skip segments and reconcile in part (a test switch; on by default).
-    /// Off, every mutation reconciles the full desired set: the reference the partial paths
-    /// must agree with.
-    @usableFromInline var allowsPartial = true
+    /// Whether phase 5 may skip segments and reconcile in part (on, but in a test's reference
+    /// mode, where every mutation reconciles the full desired set: the reference the partial
+    /// paths must agree with).
+    @usableFromInline let allowsPartial: Bool
     /// The channels reconciled last, and what each reconcile decides.
     @usableFromInline var reconciler = ChannelReconciler<Action>()
     /// What phase 5 did so far (counted in code specialised for the Store's types).
@@ -82,7 +82,8 @@ internal final class SupervisionPlan<State: Sendable, Action: Sendable, Environm
     var statistics: SupervisionStatistics { counts.statistics }
 
     @usableFromInline
-    init(units: [SupervisionUnit<State, Action, Environment>]) {
+    init(units: [SupervisionUnit<State, Action, Environment>], allowsPartial: Bool) {
+        self.allowsPartial = allowsPartial
         let segments = units.indices.map { Segment(units[$0], index: $0) }
         self.segments = segments
         allSegments = units.indices.reduce(0) { $0 | Self.bit($1) }
@@ -115,6 +116,13 @@ internal final class SupervisionPlan<State: Sendable, Action: Sendable, Environm
         var mask: UInt64 = 0
         for index in segments.indices where segments[index].reads.overlaps(footprint) { mask |= Self.bit(index) }
         return mask
+    }
+
+    /// Whether a mutation reaching `mask` needs phase 5: some supervision reads what it wrote (or
+    /// the partial paths are off).
+    @inlinable
+    func reaches(_ mask: UInt64) -> Bool {
+        mask & ~Self.removalBit != 0 || !allowsPartial
     }
 
     /// Whether a collection lift supervises here: the segments a catch-all mutation makes expensive.

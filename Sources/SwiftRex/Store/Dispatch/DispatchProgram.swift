@@ -1,0 +1,88 @@
+/// How a Store runs each action, chosen once, when the Store is made, from its behavior's shape.
+/// Each case owns what it needs; `Store.process(_:source:depth:)` is the one entry point.
+@usableFromInline
+internal enum DispatchProgram<Action: Sendable, State: Sendable, Environment: Sendable>: ~Copyable {
+    /// A behavior of one reducer unit whose `run` is, while nobody observes, the whole dispatch.
+    case bareReducer(run: @Sendable (Action, inout State) -> Void, SoleReducer<Action, State>)
+    /// A behavior of one reducer unit, asked with its test, and phase 5 when something supervises.
+    case reducer(SoleReducer<Action, State>)
+    /// A behavior of several reducer units (or none).
+    case reducers(Reducers<Action, State>)
+    /// Producers and reducer units alone, nothing supervised and no unit that may remove
+    /// collection elements owning effects: the producers, the reducer phase, then the effects.
+    case producersThenReducers(ProducerPhase<Action, State, Environment>)
+    /// Anything else: every phase, unit by unit.
+    case allPhases(AllPhases<Action, State, Environment>)
+
+    /// The program of `behavior`. `plan` is its phase 5 (`nil` when nothing supervises);
+    /// `partialReconcile` is off only in a test's reference mode, where every mutation of unknown
+    /// scope checks every element's effects (only the full program does).
+    @MainActor
+    @inlinable
+    @inline(__always)
+    init(
+        _ behavior: Behavior<Action, State, Environment>, plan: SupervisionPlan<State, Action, Environment>?, partialReconcile: Bool
+    ) {
+        let units = behavior.units
+        let masks = SupervisionPlan.masks(of: units.map(\.writes), plan: plan)
+        var reducers: [ReducerUnit<Action, State>] = []
+        var reducerMasks: [UInt64] = []
+        for (unit, mask) in zip(units, masks) {
+            guard let reducer = unit.reducer else { continue }
+            reducers.append(reducer)
+            reducerMasks.append(mask)
+        }
+        if behavior.isReducerOnly {
+            switch ReducerPhase(reducers, masks: reducerMasks, supervised: plan != nil) {
+            case .sole(let reducer): self = reducer.runsAlone ? .bareReducer(run: reducer.unit.run, reducer) : .reducer(reducer)
+            case .several(let reducers): self = .reducers(reducers)
+            case .none: self = .reducers(Reducers([], masks: []))
+            }
+            return
+        }
+        let mayRemoveOwners = reducerMasks.contains { $0 & SupervisionPlan<State, Action, Environment>.removalBit != 0 }
+        if plan == nil, partialReconcile, !mayRemoveOwners, !units.contains(where: \.isReaction) {
+            self = .producersThenReducers(ProducerPhase(units, then: ReducerPhase(reducers, masks: reducerMasks, supervised: false)))
+            return
+        }
+        self = .allPhases(AllPhases(units, masks: masks, checksEveryRemoval: !partialReconcile))
+    }
+}
+
+extension Store {
+    /// Runs an action now, or queues it when the Store is already processing one (FIFO, never
+    /// nested); then runs the actions queued meanwhile. Inlined where the dispatch is: the program
+    /// is read first, before anything is written, so a loop of dispatches reads it once, and a
+    /// bare reducer runs here; every other program runs out of line, its source lent to it.
+    @inlinable
+    @inline(__always)
+    internal func process(_ action: Action, source: borrowing ActionSource, depth: Int) {
+        switch program {
+        case .bareReducer(let run, let reducer):
+            guard begin(action, source: source, depth: depth) else { return }
+            if observers.isEmpty {
+                run(action, &storage)
+            } else {
+                self.run(reducer, action, depth: depth)
+            }
+        default:
+            guard begin(action, source: source, depth: depth) else { return }
+            withLentSource(source) { run(action, source: $0, depth: depth) }
+        }
+        end()
+    }
+
+    /// Runs one action through the Store's program: everything but a bare reducer's dispatch
+    /// with nobody observing, and every action the queue drains.
+    @inlinable
+    @inline(__always)
+    internal func run(_ action: Action, source: UnsafePointer<ActionSource>, depth: Int) {
+        switch program {
+        case .bareReducer(_, let reducer): run(reducer, action, depth: depth)
+        case .reducer(let reducer): run(reducer, action, depth: depth)
+        case .reducers(let reducers): run(reducers, action, depth: depth)
+        case .producersThenReducers(let producers): run(producers, action, source: source, depth: depth)
+        case .allPhases(let phases): run(phases, action, source: source, depth: depth)
+        }
+    }
+}

@@ -1,0 +1,76 @@
+/// What a Store's reducer-only path needs of one reducer unit: its decide-and-mutate closure, its
+/// mutation scope and its supervision mask.
+///
+/// A class, reached through `Unmanaged` references while the Store owns it: the hot loop calls
+/// the closure of a guaranteed instance's `let`, so nothing is retained or released per unit
+/// (a `ReducerUnit` read out of an array retains three closures and its footprint).
+@usableFromInline
+internal final class ReducerStep<Action, State>: Sendable {
+    /// The unit's ``ReducerUnit/reduce``.
+    @usableFromInline let reduce: @Sendable (Action, inout State, _ willWrite: () -> Void) -> Bool
+    /// The unit's ``ReducerUnit/run``: what a dispatch whose units all apply calls.
+    @usableFromInline let run: @Sendable (Action, inout State) -> Void
+    /// The unit's ``ReducerUnit/scope``.
+    @usableFromInline let scope: MutationScope
+    /// The supervision segments the unit's writes can reach.
+    @usableFromInline let mask: UInt64
+
+    /// The step of `unit`, whose writes reach the segments in `mask`.
+    @inlinable
+    init(_ unit: ReducerUnit<Action, State>, mask: UInt64) {
+        reduce = unit.reduce
+        run = unit.run
+        scope = unit.scope
+        self.mask = mask
+    }
+
+    /// A step from its parts (a fused run of units).
+    @inlinable
+    init(
+        reduce: @escaping @Sendable (Action, inout State, _ willWrite: () -> Void) -> Bool,
+        run: @escaping @Sendable (Action, inout State) -> Void,
+        scope: MutationScope, mask: UInt64
+    ) {
+        self.reduce = reduce
+        self.run = run
+        self.scope = scope
+        self.mask = mask
+    }
+
+    /// One step per unit, except that each run of side-by-side units of one shape (see
+    /// ``ReducerFusion``) with the same scope and mask becomes one step asking them all, in order.
+    ///
+    /// Only for a dispatch that asks every unit: the steps no longer line up with the units.
+    @inlinable
+    static func fused(_ units: [ReducerUnit<Action, State>], masks: [UInt64]) -> [ReducerStep] {
+        var steps: [ReducerStep] = []
+        var start = 0
+        while start < units.count {
+            let first = units[start]
+            var end = start + 1
+            // The units are alive for this whole call, and with them their fusions.
+            if let fusion = first.fusion?.takeUnretainedValue() {
+                while end < units.count, let next = units[end].fusion?.takeUnretainedValue(), fusion.accepts(next),
+                    units[end].scope == first.scope, masks[end] == masks[start]
+                {
+                    end += 1
+                }
+                if end - start > 1 {
+                    let others = units[(start + 1)..<end].map { $0.fusion!.takeUnretainedValue() }
+                    let runs = units[start..<end].map(\.run)
+                    steps.append(
+                        ReducerStep(
+                            reduce: fusion.reduce(with: others),
+                            run: { action, state in for run in runs { run(action, &state) } },
+                            scope: first.scope, mask: masks[start]
+                        ))
+                    start = end
+                    continue
+                }
+            }
+            steps.append(ReducerStep(first, mask: masks[start]))
+            start = end
+        }
+        return steps
+    }
+}

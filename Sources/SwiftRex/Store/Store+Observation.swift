@@ -1,0 +1,61 @@
+extension Store {
+    /// Calls every observer's `willChange` (or `didChange`), in subscription order, skipping those
+    /// cancelled meanwhile and those added during this notification. Reads each callback in place
+    /// (no copy of the whole entry) and skips a side nobody observes.
+    @inlinable
+    internal func notify(willChange: Bool) {
+        guard willChange ? observers.willChangeCount > 0 : observers.didChangeCount > 0 else { return }
+        observers.notifying &+= 1
+        let count = observers.entries.count
+        var index = 0
+        while index < count {
+            if observers.entries[index].cancellation.isCancelled {
+                observers.hasTombstones = true
+            } else if willChange {
+                observers.entries[index].willChange?()
+            } else {
+                observers.entries[index].didChange?()
+            }
+            index &+= 1
+        }
+        observers.notifying &-= 1
+        if observers.hasTombstones { compactObservers() }
+    }
+
+    @usableFromInline
+    internal func compactObservers() {
+        observers.compact()
+    }
+
+    /// Registers an observer; see ``StoreType/observe(willChange:didChange:)``.
+    public func observe(willChange: (@MainActor () -> Void)?, didChange: (@MainActor () -> Void)?) -> SubscriptionToken {
+        let (id, flag) = observers.add(willChange: willChange, didChange: didChange)
+        return SubscriptionToken { [weak self] in
+            flag.cancel()
+            onMainActor { self?.observers.remove(id: id) }
+        }
+    }
+
+    /// The number of live observers.
+    public var observerCount: Int { observers.count }
+
+    /// The states after every change, as an async stream (starting with the current state).
+    public var stream: AsyncStream<State> {
+        let (stream, continuation) = AsyncStream<State>.makeStream(bufferingPolicy: .unbounded)
+        continuation.yield(storage)
+        nextStreamID &+= 1
+        let id = nextStreamID
+        streamContinuations[id] = continuation
+        streamTokens[id] = observe(didChange: { [weak self] in
+            guard let self else { return }
+            continuation.yield(self.storage)
+        })
+        continuation.onTermination = { [weak self] _ in
+            onMainActor {
+                self?.streamContinuations[id] = nil
+                self?.streamTokens[id] = nil
+            }
+        }
+        return stream
+    }
+}

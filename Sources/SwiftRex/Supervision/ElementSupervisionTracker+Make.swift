@@ -1,0 +1,118 @@
+extension ElementSupervisionTracker {
+    /// A tracker over one collection lift's container, reached through the lift's closures, with
+    /// `channels` the channels one element wants (re-embedded into the app's actions). Inlined
+    /// where the lift is made, so the per-element work below is specialised for the app's types.
+    @MainActor @inlinable
+    static func make<LS, LE>(
+        element: @escaping @Sendable (ID, GS) -> LS?,
+        forEachElement: @escaping @Sendable (GS, (ID, LS) -> Void) -> Void,
+        forEachSlotted: (@Sendable (GS, (ID, Int, LS) -> Void) -> Void)?,
+        journal: LaneJournal<GS, ID>?,
+        addressedID: @escaping @Sendable (GA) -> ID?,
+        narrow: @escaping @Sendable (GE) -> LE,
+        channels: @escaping @MainActor (ID, LS, LE, inout Keep<GA>) -> Void
+    ) -> ElementSupervisionTracker {
+        return ElementSupervisionTracker(
+            journal: journal,
+            evaluateAddressed: { action, state, environment, memo, addressed, keep in
+                guard let id = addressedID(action), let remembered = memo[id] else { return nil }
+                addressed = id
+                if let slice = element(id, state) { channels(id, slice, narrow(environment), &keep) }
+                return remembered
+            },
+            commitAddressed: { memo, addressed, keys in
+                guard let id = addressed else { return }
+                memo[id]?.keys = keys
+            },
+            evaluateAll: { state, environment, keep, ids, keys, ordinals in
+                let local = narrow(environment)
+                @MainActor func record(_ id: ID, _ ordinal: Int, _ slice: LS) {
+                    let start = keep.count
+                    channels(id, slice, local, &keep)
+                    ordinals.append(ordinal)
+                    ids.append(id)
+                    keys.append(ElementKeys(keep, start..<keep.count))
+                }
+                // A journaled container's slots are stable across edits; a plain one's positions
+                // are the ordinals.
+                if let forEachSlotted {
+                    forEachSlotted(state) { id, slot, slice in record(id, slot, slice) }
+                } else {
+                    forEachElement(state) { id, slice in record(id, ids.count, slice) }
+                }
+            },
+            evaluateOne: { id, state, environment, keep in
+                guard let slice = element(id, state) else { return false }
+                channels(id, slice, narrow(environment), &keep)
+                return true
+            },
+            buildMemo: { memo, ids, keys, ordinals, memoIDs in
+                memo.removeAll(keepingCapacity: true)
+                memo.reserveCapacity(ids.count)
+                memoIDs.removeAll(keepingCapacity: true)
+                memoIDs.append(contentsOf: repeatElement(nil, count: (ordinals.max() ?? -1) + 1))
+                for index in ids.indices where memo[ids[index]] == nil {
+                    memo[ids[index]] = ElementMemo(keys: keys[index], ordinal: ordinals[index])
+                    memoIDs[ordinals[index]] = ids[index]
+                }
+            },
+            updateMemoKeys: { memo, ids, keys in
+                for index in ids.indices {
+                    // Present by the caller's check; a write only where the keys changed.
+                    guard let entry = memo.index(forKey: ids[index]), !memo.values[entry].keys.isSame(as: keys[index]) else { continue }
+                    memo.values[entry].keys = keys[index]
+                }
+            },
+            memoMatches: { ids, ordinals, count, memoIDs in
+                // `memoIDs` is the memo's exact inverse: each id at its ordinal, with as many
+                // elements, is the memo itself.
+                guard ids.count == count else { return false }
+                for index in ids.indices {
+                    let ordinal = ordinals[index]
+                    guard ordinal >= 0, ordinal < memoIDs.count, memoIDs[ordinal] == ids[index] else { return false }
+                }
+                return true
+            },
+            applyEdits: { memo, memoIDs, edits in
+                for edit in edits {
+                    // The inverse follows: the id leaves its former ordinal (unless another id
+                    // took that ordinal meanwhile), then sits at its new one.
+                    if let former = memo[edit.id]?.ordinal, former < memoIDs.count, memoIDs[former] == edit.id {
+                        memoIDs[former] = nil
+                    }
+                    if let keys = edit.keys {
+                        memo[edit.id] = ElementMemo(keys: keys, ordinal: edit.ordinal)
+                        if edit.ordinal >= memoIDs.count {
+                            memoIDs.append(contentsOf: repeatElement(nil, count: edit.ordinal + 1 - memoIDs.count))
+                        }
+                        memoIDs[edit.ordinal] = edit.id
+                    } else {
+                        memo[edit.id] = nil
+                    }
+                }
+            },
+            editedIDs: { state, version, ids in
+                guard let journal else { return false }
+                var reordered = false
+                let known = journal.forEachEdit(state, version) { edit in
+                    switch edit {
+                    case .inserted(let id), .removed(let id), .modified(let id):
+                        // At most 64 edits: a scan dedupes without a set.
+                        if !ids.contains(id) { ids.append(id) }
+                    case .reordered:
+                        reordered = true
+                    }
+                }
+                return known && !reordered
+            },
+            sameIDs: { lhs, rhs in
+                guard lhs.count == rhs.count else { return false }
+                for index in lhs.indices where lhs[index] != rhs[index] { return false }
+                return true
+            },
+            rememberedKeys: { memo, keys in
+                for element in memo.values { keys.append(contentsOf: element.keys) }
+            }
+        )
+    }
+}

@@ -1,0 +1,213 @@
+/// The tracker of one `liftCollection`/`liftEach`: typed element ids, a memo of each element's keys.
+///
+/// The per-element work comes in as closures built by the lift in inlinable code, so it runs
+/// specialised for the app's types: this class's own methods are reached through a protocol
+/// witness and run unspecialised, where every generic array operation looks up type metadata.
+@MainActor
+@usableFromInline
+internal final class ElementSupervisionTracker<GA: Sendable, GS: Sendable, GE: Sendable, ID: Hashable & Sendable>: ElementSupervisionTracking {
+    /// Appends every element's channels in container order, recording each element's id, keys
+    /// and ordinal.
+    @usableFromInline typealias EvaluateAll = @MainActor (GS, GE, inout Keep<GA>, inout [ID], inout [ElementKeys], inout [Int]) -> Void
+    /// Appends one element's channels; `false` when the element is absent.
+    @usableFromInline typealias EvaluateOne = @MainActor (ID, GS, GE, inout Keep<GA>) -> Bool
+    /// Refills the memo with recorded ids, keys and ordinals (first occurrence of an id wins),
+    /// and the memo's id at each ordinal (its inverse: see `memoIDs`), reusing both tables'
+    /// storage: a 100k-entry table is not allocated anew (nor its pages made resident again).
+    @usableFromInline typealias BuildMemo = (inout [ID: ElementMemo], [ID], [ElementKeys], [Int], inout [ID?]) -> Void
+    /// Writes recorded keys into a memo that already holds exactly the recorded ids at the
+    /// recorded ordinals, touching only the entries whose keys changed.
+    @usableFromInline typealias UpdateMemoKeys = (inout [ID: ElementMemo], [ID], [ElementKeys]) -> Void
+    /// Whether a memo of `count` entries whose id at each ordinal is given holds exactly these ids
+    /// at these ordinals.
+    @usableFromInline typealias MemoMatches = ([ID], [Int], Int, [ID?]) -> Bool
+    /// Whether two id lists are equal (in specialised code: a plain loop, no hashing).
+    @usableFromInline typealias SameIDs = ([ID], [ID]) -> Bool
+    /// Remembers edited elements' keys and ordinals (`nil` keys: the element is gone).
+    /// Keeps the memo's id at each ordinal in step.
+    @usableFromInline typealias ApplyEdits = (inout [ID: ElementMemo], inout [ID?], [(id: ID, keys: ElementKeys?, ordinal: Int)]) -> Void
+    /// Appends the ids the journal says were edited since a version, once each, in edit order;
+    /// `false` when it cannot say or the edits include a reorder.
+    @usableFromInline typealias EditedIDs = (GS, UInt64, inout [ID]) -> Bool
+    /// The element an action addresses, if the memo (passed `inout` only to be read without a
+    /// retain) knows it: records its id in the fifth argument, appends its channels to `keep` and
+    /// returns what the memo remembers of it. One specialised call: here, unspecialised, the id's
+    /// extraction, the memo's lookup and the optional id each looked up type metadata at run time.
+    @usableFromInline typealias EvaluateAddressed = @MainActor (GA, GS, GE, inout [ID: ElementMemo], inout ID?, inout Keep<GA>) -> ElementMemo?
+    /// Replaces the remembered keys of the element recorded by the last `EvaluateAddressed` call
+    /// (in specialised code: a dictionary write here, unspecialised, allocates coroutine frames).
+    @usableFromInline typealias CommitAddressed = (inout [ID: ElementMemo], inout ID?, ElementKeys) -> Void
+    /// Appends every remembered key (in specialised code, for the same reason).
+    @usableFromInline typealias RememberedKeys = ([ID: ElementMemo], inout [AnyHashableSendable]) -> Void
+
+    private let evaluateElements: EvaluateAll
+    private let evaluateElement: EvaluateOne
+    private let buildMemo: BuildMemo
+    private let updateMemoKeys: UpdateMemoKeys
+    private let memoMatches: MemoMatches
+    private let evaluateAddressedElement: EvaluateAddressed
+    private let commitAddressedKeys: CommitAddressed
+    private let rememberedKeys: RememberedKeys
+    private let applyEdits: ApplyEdits
+    private let editedIDs: EditedIDs
+    private let sameIDs: SameIDs
+    private let journal: LaneJournal<GS, ID>?
+    // Not checked for exclusivity at run time: only the main actor touches a tracker, inside a
+    // Store's phase 5, which never nests.
+    @exclusivity(unchecked) private var memo: [ID: ElementMemo] = [:]
+    /// The memo's inverse: at each ordinal, the id the memo places there (`nil`: none). An
+    /// evaluation matches the memo exactly when it has as many elements and each id sits at its
+    /// ordinal here: a walk over an array, where asking the memo per element hashes into a
+    /// large dictionary (cache misses on every element of a 100k collection).
+    private var memoIDs: [ID?] = []
+    private var pendingIDs: [ID] = []
+    private var pendingKeys: [ElementKeys] = []
+    private var pendingOrdinals: [Int] = []
+    /// The ids and ordinals of the last full commit, in container order, while no element
+    /// committed since came, went or moved: the memo then matches an evaluation exactly when
+    /// these lists do, compared without hashing.
+    private var lastIDs: [ID] = []
+    private var lastOrdinals: [Int] = []
+    private var lastListsValid = false
+    @exclusivity(unchecked) private var lastAddressed: ID?
+    /// The content version the memo describes, for a journaled container (`nil`: unknown).
+    private var syncedVersion: UInt64?
+    /// The content version of the last evaluation, committed with it.
+    private var pendingVersion: UInt64?
+    private var pendingEdits: [(id: ID, keys: ElementKeys?, ordinal: Int)] = []
+    /// A reused buffer of edited ids.
+    private var editedBuffer: [ID] = []
+
+    @usableFromInline
+    init(
+        journal: LaneJournal<GS, ID>?, evaluateAddressed: @escaping EvaluateAddressed, commitAddressed: @escaping CommitAddressed,
+        evaluateAll: @escaping EvaluateAll, evaluateOne: @escaping EvaluateOne,
+        buildMemo: @escaping BuildMemo, updateMemoKeys: @escaping UpdateMemoKeys, memoMatches: @escaping MemoMatches,
+        applyEdits: @escaping ApplyEdits, editedIDs: @escaping EditedIDs, sameIDs: @escaping SameIDs,
+        rememberedKeys: @escaping RememberedKeys
+    ) {
+        evaluateAddressedElement = evaluateAddressed
+        commitAddressedKeys = commitAddressed
+        self.journal = journal
+        self.applyEdits = applyEdits
+        self.editedIDs = editedIDs
+        self.sameIDs = sameIDs
+        evaluateElements = evaluateAll
+        evaluateElement = evaluateOne
+        self.buildMemo = buildMemo
+        self.updateMemoKeys = updateMemoKeys
+        self.memoMatches = memoMatches
+        self.rememberedKeys = rememberedKeys
+    }
+
+    @usableFromInline
+    var pendingMatchesMemo: Bool {
+        if lastListsValid { return pendingOrdinals == lastOrdinals && sameIDs(pendingIDs, lastIDs) }
+        return memoMatches(pendingIDs, pendingOrdinals, memo.count, memoIDs)
+    }
+
+    @usableFromInline
+    func evaluateAll(_ state: inout GS, _ environment: GE, into keep: inout Keep<GA>) {
+        clearPending()
+        pendingVersion = journal?.version(state)
+        evaluateElements(state, environment, &keep, &pendingIDs, &pendingKeys, &pendingOrdinals)
+    }
+
+    @usableFromInline
+    func clearPending() {
+        pendingIDs.removeAll(keepingCapacity: true)
+        pendingKeys.removeAll(keepingCapacity: true)
+        pendingOrdinals.removeAll(keepingCapacity: true)
+        pendingEdits.removeAll(keepingCapacity: true)
+        pendingVersion = nil
+    }
+
+    @usableFromInline
+    func keepMemo() {
+        syncedVersion = pendingVersion
+        clearPending()
+    }
+
+    @usableFromInline
+    func commitAll() {
+        // The same elements at the same ordinals (a broadcast, or an element that changed its
+        // channels without coming, going or moving): only changed keys are written. Otherwise
+        // the memo is refilled in its own storage.
+        if pendingMatchesMemo {
+            updateMemoKeys(&memo, pendingIDs, pendingKeys)
+        } else {
+            buildMemo(&memo, pendingIDs, pendingKeys, pendingOrdinals, &memoIDs)
+        }
+        syncedVersion = pendingVersion
+        swap(&lastIDs, &pendingIDs)
+        swap(&lastOrdinals, &pendingOrdinals)
+        lastListsValid = true
+        clearPending()
+    }
+
+    @usableFromInline
+    func appendOrders(segment: Int, into orders: inout [UInt64]) {
+        for position in pendingKeys.indices {
+            // The count read in place: a copy of the keys retains and releases them.
+            let count: Int
+            switch pendingKeys[position] {
+            case .none: continue
+            case .one: count = 1
+            case .many(let keys): count = keys.count
+            }
+            for index in 0..<count {
+                orders.append(containerOrder(segment: segment, ordinal: pendingOrdinals[position], index: index))
+            }
+        }
+    }
+
+    @usableFromInline
+    func evaluateAddressed(_ action: GA, _ state: inout GS, _ environment: GE) -> (previous: ElementKeys, channels: Keep<GA>, ordinal: Int)? {
+        var keep: Keep<GA> = []
+        guard let remembered = evaluateAddressedElement(action, state, environment, &memo, &lastAddressed, &keep) else { return nil }
+        return (remembered.keys, keep, remembered.ordinal)
+    }
+
+    @usableFromInline
+    func commitAddressed(_ keys: ElementKeys) {
+        commitAddressedKeys(&memo, &lastAddressed, keys)
+    }
+
+    @usableFromInline
+    func evaluateEdits(_ state: inout GS, _ environment: GE, into changes: inout [ElementChange<GA>]) -> Bool {
+        guard let journal, let synced = syncedVersion else { return false }
+        editedBuffer.removeAll(keepingCapacity: true)
+        guard editedIDs(state, synced, &editedBuffer) else { return false }
+        pendingEdits.removeAll(keepingCapacity: true)
+        pendingVersion = journal.version(state)
+        for id in editedBuffer {
+            var keep: Keep<GA> = []
+            let present = evaluateElement(id, state, environment, &keep)
+            let remembered = memo[id]
+            guard let ordinal = present ? journal.slot(id, state) : remembered?.ordinal else { continue }
+            pendingEdits.append((id, present ? ElementKeys(keep) : nil, ordinal))
+            changes.append(ElementChange(previous: remembered?.keys ?? .none, channels: keep, ordinal: ordinal))
+        }
+        return true
+    }
+
+    @usableFromInline
+    var hasJournal: Bool { journal != nil }
+
+    @usableFromInline
+    func commitEdits() {
+        // Edits that only modified elements keep the ids and ordinals; any other changes them.
+        for edit in pendingEdits where edit.keys == nil || memo[edit.id]?.ordinal != edit.ordinal {
+            lastListsValid = false
+            break
+        }
+        applyEdits(&memo, &memoIDs, pendingEdits)
+        syncedVersion = pendingVersion
+        clearPending()
+    }
+
+    @usableFromInline
+    func appendRememberedKeys(into keys: inout [AnyHashableSendable]) {
+        rememberedKeys(memo, &keys)
+    }
+}

@@ -1,0 +1,46 @@
+/// A store's view of one collection lift's supervision: evaluates every element (remembering each
+/// element's keys as pending), or just the element an action addresses.
+@MainActor
+@usableFromInline
+internal protocol ElementSupervisionTracking<State, Action, Environment>: AnyObject {
+    associatedtype State
+    associatedtype Action: Sendable
+    associatedtype Environment
+
+    /// Appends every element's channels, in container order, recording each element's keys as
+    /// pending. The state is `inout` for its address only (read where it lies, never written),
+    /// here and in the other evaluations.
+    func evaluateAll(_ state: inout State, _ environment: Environment, into keep: inout Keep<Action>)
+    /// Forgets the pending keys (the focus was absent: no element).
+    func clearPending()
+    /// Makes the pending keys the remembered ones.
+    func commitAll()
+    /// Forgets the pending keys, which match the memo, and notes that the memo describes the
+    /// evaluated content (a journaled container's version).
+    func keepMemo()
+    /// Whether the memo already describes the last evaluation: the same elements at the same
+    /// ordinals (an unchanged desired set can still hide moved or inserted channel-less elements).
+    var pendingMatchesMemo: Bool { get }
+    /// Appends the container order of every channel the last `evaluateAll` produced.
+    func appendOrders(segment: Int, into orders: inout [UInt64])
+    /// The keys the element addressed by `action` wanted last, its channels now (empty when it is
+    /// gone) and its ordinal; `nil` when the action addresses no element this lift knew.
+    func evaluateAddressed(_ action: Action, _ state: inout State, _ environment: Environment) -> (
+        previous: ElementKeys, channels: Keep<Action>, ordinal: Int
+    )?
+    /// Remembers `keys` for the element the last `evaluateAddressed` call addressed.
+    func commitAddressed(_ keys: ElementKeys)
+    /// The elements the container's edit journal says changed since the memo was last brought up
+    /// to date, each with the keys it wanted, its channels now (empty when it is gone) and its
+    /// ordinal, appended to `changes` in journal order (a buffer the caller reuses, so a dispatch
+    /// allocates no list of them); `false` when the journal cannot say (no journal, too many
+    /// edits, a reorder, the focus gone): the segment must be evaluated whole. The state is
+    /// `inout` for its address only: it is read in place, never written.
+    func evaluateEdits(_ state: inout State, _ environment: Environment, into changes: inout [ElementChange<Action>]) -> Bool
+    /// Remembers what the last `evaluateEdits` call found.
+    func commitEdits()
+    /// Whether the container keeps an edit journal (`evaluateEdits` can answer).
+    var hasJournal: Bool { get }
+    /// Appends the keys every remembered element wanted (in no particular order).
+    func appendRememberedKeys(into keys: inout [AnyHashableSendable])
+}
