@@ -1,7 +1,8 @@
-// One of the library's files with unsafe code: the run's fields below skip the runtime's
-// exclusivity checks (`@exclusivity(unchecked)`), each with its invariant. Exercised under TSan and
-// ASan by EffectConcurrencyTests (keyed runs replaced before and while their body runs) and
-// AnonymousTaskRunTests (anonymous runs linked and unlinked across threads).
+// One of the library's files with unsafe code: a run's fields skip the runtime's exclusivity
+// checks (`@exclusivity(unchecked)`), and the anonymous runs are linked through unretained
+// references (`Unmanaged`) under a bare lock (`_MutexHandle`), each use with its invariant.
+// Exercised under TSan and ASan by EffectConcurrencyTests (keyed runs replaced before and while
+// their body runs) and AnonymousTaskRunTests (anonymous runs linked and unlinked across threads).
 
 import Synchronization
 
@@ -24,11 +25,12 @@ internal final class EffectTaskRun<Action: Sendable>: EffectSendTarget<Action>, 
     /// search), only the run's flag is set, and its job returns without the body.
     // Unchecked: touched only by that first job and by `cancelRun`, both on the main actor.
     @exclusivity(unchecked) @usableFromInline nonisolated(unsafe) var mayRunBody = true
-    /// The neighbours of an anonymous run in its Store's ``AnonymousTaskRuns``.
-    // Unchecked: touched only inside that list's lock.
-    @exclusivity(unchecked) @usableFromInline nonisolated(unsafe) var previous: EffectTaskRun?
-    // Unchecked: touched only inside that list's lock.
-    @exclusivity(unchecked) @usableFromInline nonisolated(unsafe) var next: EffectTaskRun?
+    /// The neighbours of an anonymous run in its Store's ``AnonymousTaskRuns``, unretained: relinking
+    /// them under the list's lock changes no reference count.
+    // Unchecked, unmanaged: touched only under the list's lock, while the run is linked (kept alive by its task).
+    @exclusivity(unchecked) @usableFromInline nonisolated(unsafe) var previous: Unmanaged<EffectTaskRun>?
+    // Unchecked, unmanaged: touched only under the list's lock, while the run is linked (kept alive by its task).
+    @exclusivity(unchecked) @usableFromInline nonisolated(unsafe) var next: Unmanaged<EffectTaskRun>?
 
     @inlinable
     init(work: TaskWork<Action>, outlet: EffectOutlet<Action>, depth: Int, key: AnyHashableSendable?, generation: UInt64) {
@@ -96,12 +98,15 @@ internal final class EffectTaskRun<Action: Sendable>: EffectSendTarget<Action>, 
 /// A Store's anonymous `Effect.task` runs whose task has not ended, linked through the runs
 /// themselves: linked on the main actor when they start (before their task exists), each unlinks
 /// itself from its task's thread as the task ends, and the Store's teardown cancels those still
-/// linked. Starting a run costs one lock and three link writes, with no table to grow or prune on
-/// the main actor, and the run is released where its task ends.
+/// linked. Starting a run costs one lock and three pointer writes, with no table to grow or prune
+/// on the main actor, and the run is released where its task ends. The links do not retain: a
+/// linked run is kept alive by its task, which unlinks it (under the lock) before letting go.
 @usableFromInline
 internal final class AnonymousTaskRuns<Action: Sendable>: @unchecked Sendable {
-    // `@unchecked`: every linked run's `previous` and `next` are only touched inside `head`'s lock.
-    @usableFromInline let head = Mutex<EffectTaskRun<Action>?>(nil)
+    // Bare lock (and `@unchecked`): `head` and the runs' links are touched only between `unsafeLock` and `unsafeUnlock`.
+    @usableFromInline let lock = _MutexHandle()
+    // Unchecked, unmanaged: touched only under `lock`; it points at a linked run, kept alive by its task.
+    @exclusivity(unchecked) @usableFromInline var head: Unmanaged<EffectTaskRun<Action>>?
 
     @usableFromInline
     init() {}
@@ -109,24 +114,27 @@ internal final class AnonymousTaskRuns<Action: Sendable>: @unchecked Sendable {
     /// Links a run that is about to start its task (main actor).
     @inlinable
     func link(_ run: EffectTaskRun<Action>) {
-        head.withLock { head in
-            run.next = head
-            head?.previous = run
-            head = run
-        }
+        let node = Unmanaged.passUnretained(run)
+        lock.unsafeLock()
+        run.next = head
+        // Guaranteed: the old head is linked, so its task keeps it alive while the lock is held.
+        head?._withUnsafeGuaranteedRef { $0.previous = node }
+        head = node
+        lock.unsafeUnlock()
     }
 
     /// Unlinks a run whose task is ending (any thread; once per linked run).
     @inlinable
     func unlink(_ run: EffectTaskRun<Action>) {
-        head.withLock { head in
-            let previous = run.previous
-            let next = run.next
-            if let previous { previous.next = next } else { head = next }
-            next?.previous = previous
-            run.previous = nil
-            run.next = nil
-        }
+        lock.unsafeLock()
+        let previous = run.previous
+        let next = run.next
+        // Guaranteed: both neighbours are linked, so their tasks keep them alive while the lock is held.
+        if let previous { previous._withUnsafeGuaranteedRef { $0.next = next } } else { head = next }
+        next?._withUnsafeGuaranteedRef { $0.previous = previous }
+        run.previous = nil
+        run.next = nil
+        lock.unsafeUnlock()
     }
 
     /// The runs linked now, retained: what the caller does with them (cancelling them, which may
@@ -146,12 +154,15 @@ internal final class AnonymousTaskRuns<Action: Sendable>: @unchecked Sendable {
 
     /// Calls `body` with each linked run, under the lock: `body` must not reach the list again.
     private func forEachLinked(_ body: (EffectTaskRun<Action>) -> Void) {
-        head.withLock { head in
-            var cursor = head
-            while let run = cursor {
+        lock.unsafeLock()
+        var cursor = head
+        while let node = cursor {
+            // Guaranteed: a linked run is alive while the lock is held.
+            node._withUnsafeGuaranteedRef { run in
                 body(run)
                 cursor = run.next
             }
         }
+        lock.unsafeUnlock()
     }
 }
