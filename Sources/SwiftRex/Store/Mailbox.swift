@@ -34,10 +34,9 @@ internal typealias MailboxBuffer<Action: Sendable> = MoveBuffer<MailboxEntry<Act
 /// enqueued on the main actor directly from any thread: one hop); later posts only append until
 /// that drain takes everything that arrived before it started. A parked drain task resumed
 /// through a continuation would allocate nothing, but resuming a continuation onto the main actor
-/// takes two hops here (the global executor, then the main actor): measured 15–23 µs per resume
-/// pair against 9–11 µs for a fresh task, so a fresh task per burst it is. A job on the main
-/// dispatch queue (`DispatchQueue.main.async` with `MainActor.assumeIsolated`) hops faster still
-/// (one action in flight: about 0.9× the task's round trip, one allocation fewer), but runs outside
+/// takes two hops here (the global executor, then the main actor), slower than a fresh task's one,
+/// so a fresh task per burst it is. A job on the main dispatch queue (`DispatchQueue.main.async`
+/// with `MainActor.assumeIsolated`) hops faster still, with one allocation fewer, but runs outside
 /// any task: the drain would lose the task-local values of the code that posted (a test's
 /// diagnostic override, Swift Testing's attribution of an issue to its test), which the effects it
 /// starts inherit today. Buffers are swapped, never reallocated, in steady state. Once closed (the
@@ -46,7 +45,7 @@ internal typealias MailboxBuffer<Action: Sendable> = MoveBuffer<MailboxEntry<Act
 /// The contents are guarded by a lock taken and released around each operation, not by a
 /// `Mutex`: `Mutex.withLock` takes a closure, which cannot consume the entry it appends, so a
 /// post had to wrap the entry in an `Optional` and destroy the emptied optional afterwards,
-/// through generic value witnesses (about 80 instructions a post).
+/// through generic value witnesses on every post.
 @usableFromInline
 internal final class Mailbox<Action: Sendable>: @unchecked Sendable {
     // `@unchecked`: `entries`, `drainScheduled` and `isClosed` are only touched while `lock` is held.
