@@ -2,7 +2,7 @@
 import SwiftRexMacros
 import Testing
 
-// Any name Swift accepts for a case gets its optics: keywords in backticks
+// Any name Swift accepts for a case or a stored property gets its optics: keywords in backticks
 // (`init`, `self`, `Self`, `Type` and `Protocol` included, which mean something else after a
 // dot), raw identifiers, and names that shadow the enum's own name or the module's.
 
@@ -35,6 +35,18 @@ private enum KeywordCaseNames {
     }
 
     struct CounterState: Sendable, Equatable { var count = 0 }
+
+    // swift-format-ignore: AlwaysUseLowerCamelCase
+    @Lenses
+    struct Settings: Sendable, Equatable {
+        var `default`: Int
+        var `Type`: String
+        var `self`: Bool
+        var `with space`: Double
+        var Settings: Int
+        var SwiftRex: Int
+        let `let`: Int
+    }
 
     static let counter = Reducer<Int, CounterState>.reduce { value, state in state.count += value }
 }
@@ -103,6 +115,18 @@ private enum KeywordCaseNames {
         store.dispatch(.`Type`(10))
         store.dispatch(.`init`(100))
         #expect(store.state.count == 12)
+    }
+
+    @Test func backtickedKeywordPropertiesGetLenses() {
+        var settings = Page.Settings(default: 1, Type: "a", self: false, `with space`: 0.5, Settings: 2, SwiftRex: 3, let: 4)
+        Page.Settings.lens.default.set(&settings, 5)
+        Page.Settings.lens.`Type`.set(&settings, "b")
+        Page.Settings.lens.`self`.set(&settings, true)
+        Page.Settings.lens.`with space`.set(&settings, 1.5)
+        Page.Settings.lens.Settings.set(&settings, 6)
+        Page.Settings.lens.SwiftRex.set(&settings, 7)
+        #expect(settings == Page.Settings(default: 5, Type: "b", self: true, `with space`: 1.5, Settings: 6, SwiftRex: 7, let: 4))
+        #expect(Page.Settings.lens.`let`.get(settings) == 4)
     }
 }
 #endif
