@@ -79,7 +79,7 @@ extension PrismsMacro {
             return caseDecl.elements.map { element in
                 let values =
                     element.parameterClause?.parameters.map { parameter -> (label: String?, type: String) in
-                        let label = parameter.firstName.flatMap { $0.tokenKind == .wildcard ? nil : $0.text }
+                        let label = parameter.firstName.flatMap { $0.tokenKind == .wildcard ? nil : Spelling.label($0) }
                         return (label, parameter.type.trimmedDescription)
                     } ?? []
                 var item = Case(name: Spelling.name(of: element.name), spelled: Spelling.spelled(element.name), element: element, values: values)

@@ -14,6 +14,13 @@ enum Spelling {
         token.text
     }
 
+    /// An argument or tuple label: bare (`let:` is valid there, `` `let`: `` a warning), except
+    /// `inout`, which Swift reads as the specifier unless it is in backticks.
+    static func label(_ token: TokenSyntax) -> String {
+        let bare = name(of: token)
+        return bare == "inout" ? "`inout`" : bare
+    }
+
     /// `\Root.member`. Swift reads `Root.Type` and `Root.Protocol` as metatypes even in backticks,
     /// so those two go through `Root.self`, which names the same key path.
     static func keyPath(root: String, member: String, name: String) -> String {

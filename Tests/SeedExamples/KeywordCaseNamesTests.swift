@@ -17,6 +17,7 @@ private enum KeywordCaseNames {
         case `Protocol`
         case `Self`(Int)
         case `class`(name: String, count: Int)
+        case labeled(default: Int, in: Bool, `let`: String, `inout`: Int)
         case `func`, `in`, `let`, `var`, `if`, `switch`, `case`, `return`, `static`, `struct`, `enum`
         case `protocol`, `import`, `inout`, `is`, `as`, `try`, `throw`, `throws`, `rethrows`, `where`
         case `while`, `for`, `repeat`, `do`, `catch`, `defer`, `guard`, `else`, `break`, `continue`
@@ -65,6 +66,11 @@ private enum KeywordCaseNames {
         #expect(Keyword.prism.`Protocol`.preview(.`Protocol`) != nil)
         #expect(Keyword.prism.`Self`.review(8) == .`Self`(8))
         #expect(Keyword.prism.class.preview(.class(name: "a", count: 2))?.count == 2)
+        // Keyword labels: bare where Swift takes them so, `inout` in backticks.
+        let labeled = Keyword.labeled(default: 1, in: true, let: "a", `inout`: 2)
+        #expect(Keyword.prism.labeled.review((default: 1, in: true, let: "a", `inout`: 2)) == labeled)
+        #expect(Keyword.lane.labeled.extract(labeled)?.let == "a")
+        #expect(Keyword.lane.labeled.extract(labeled)?.`inout` == 2)
         #expect(Keyword.prism.`_`.review(()) == .`_`)
         #expect(Keyword.prism.`with space`.review("x") == .`with space`("x"))
         #expect(Keyword.prism.`2x`.preview(.`2x`) != nil)
