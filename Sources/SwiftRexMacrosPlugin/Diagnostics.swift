@@ -60,10 +60,12 @@ struct GeneratedMemberClash: DiagnosticMessage {
     let name: String
     /// `case` or `property`.
     let declaration: String
+    /// Narrows ``declaration`` where only some have the clash (` without payload`).
+    var qualifier = ""
 
     var message: String {
         "@\(macro) generates a member named '\(name)' in this \(macro == "Prisms" ? "enum" : "struct"), "
-            + "so a \(declaration) cannot have that name (rename the \(declaration))"
+            + "so a \(declaration)\(qualifier) cannot have that name (rename the \(declaration))"
     }
 
     var diagnosticID: MessageID { MessageID(domain: "SwiftRexMacros", id: "generatedMemberClash") }

@@ -43,13 +43,13 @@ public struct LensesMacro: MemberMacro {
             let modifier = typeAccess >= .package ? writeAccess.memberModifier : (writeAccess < .internal ? "fileprivate " : "")
             // `var a, b: Int`: a binding without a type takes the next binding's.
             var nextType: String?
-            var declared: [(name: String, spelled: String, type: String?, hasValue: Bool, node: PatternBindingSyntax)] = []
+            var declared: [(spelled: String, type: String?, hasValue: Bool, node: PatternBindingSyntax)] = []
             for binding in variable.bindings.reversed() {
                 guard let token = binding.pattern.as(IdentifierPatternSyntax.self)?.identifier else { continue }
                 if binding.accessorBlock != nil, !hasOnlyObservers(binding) { continue }
                 let type = binding.typeAnnotation?.type.trimmedDescription ?? (binding.initializer == nil ? nextType : nil)
                 nextType = binding.typeAnnotation?.type.trimmedDescription ?? nextType
-                declared.insert((Spelling.name(of: token), Spelling.spelled(token), type, binding.initializer != nil, binding), at: 0)
+                declared.insert((Spelling.spelled(token), type, binding.initializer != nil, binding), at: 0)
             }
             for property in declared {
                 if isLet && property.hasValue {

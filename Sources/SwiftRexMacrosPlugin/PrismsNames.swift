@@ -64,7 +64,8 @@ extension PrismsMacro {
                 found.append(Clash(item: item, message: MacroDiagnostic.caseNameTaken, fixIts: []))
             } else if let member = generated.first(where: { $0.name == item.name && (item.values.isEmpty || !$0.onlyWithoutPayload) }) {
                 let rename = member.rename.flatMap { caseNames.contains($0) || declared.contains($0) ? nil : $0 }
-                let message = GeneratedMemberClash(macro: "Prisms", name: item.name, declaration: "case")
+                let qualifier = member.onlyWithoutPayload ? " without payload" : ""
+                let message = GeneratedMemberClash(macro: "Prisms", name: item.name, declaration: "case", qualifier: qualifier)
                 found.append(Clash(item: item, message: message, fixIts: rename.map { [item.element.name.renamed(to: $0, what: "case")] } ?? []))
             }
         }

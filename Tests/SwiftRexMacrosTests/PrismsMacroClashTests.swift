@@ -95,7 +95,10 @@ import Testing
                 """,
             diagnostics: [
                 DiagnosticSpec(message: Self.clash("AllPrisms"), line: 3, column: 10, fixIts: []),
-                DiagnosticSpec(message: Self.clash("prism"), line: 5, column: 10, fixIts: []),
+                DiagnosticSpec(
+                    message:
+                        "@Prisms generates a member named 'prism' in this enum, so a case without payload cannot have that name (rename the case)",
+                    line: 5, column: 10, fixIts: []),
             ]
         )
     }
