@@ -30,7 +30,7 @@ public struct LensesMacro: MemberMacro {
             context.diagnose(Diagnostic(node: generics, message: MacroDiagnostic.genericLenses))
             return []
         }
-        guard !clashesWithAllLenses(structDecl, context) else { return [] }
+        guard !clashesWithGeneratedNames(structDecl, context) else { return [] }
         let typeName = structDecl.name.text
         let typeAccess = AccessLevel.of(structDecl.modifiers)
         let typeModifier = typeAccess >= .package ? typeAccess.memberModifier : ""
@@ -88,19 +88,21 @@ public struct LensesMacro: MemberMacro {
         ]
     }
 
-    /// Reports a property named `AllLenses`, the name of the struct the macro generates (with a
-    /// fix-it renaming it to `allLenses` where that is free); `true` when there is one.
-    static func clashesWithAllLenses(_ structDecl: StructDeclSyntax, _ context: some MacroExpansionContext) -> Bool {
-        let tokens = structDecl.memberBlock.members.flatMap { member -> [TokenSyntax] in
-            member.decl.as(VariableDeclSyntax.self)?.bindings.compactMap { $0.pattern.as(IdentifierPatternSyntax.self)?.identifier } ?? []
+    /// Reports members the expansion would redeclare: a property or nested type named `AllLenses`
+    /// (a property gets a fix-it renaming it `allLenses` where that is free), or a static `lens`.
+    /// `true` when there is one.
+    static func clashesWithGeneratedNames(_ structDecl: StructDeclSyntax, _ context: some MacroExpansionContext) -> Bool {
+        let members = structDecl.memberBlock.members
+        let found = DeclaredNameClash.find(in: members, types: ["AllLenses"], staticProperties: ["lens"])
+        let allLensesIsFree = DeclaredNameClash.find(in: members, types: ["allLenses"], staticProperties: []).isEmpty
+        for clash in found {
+            let what = clash.isProperty ? (clash.name == "lens" ? "static property" : "property") : "type"
+            let message = GeneratedMemberClash(macro: "Lenses", name: clash.name, declaration: what)
+            let rename = clash.isProperty && clash.name == "AllLenses" && allLensesIsFree
+            context.diagnose(
+                Diagnostic(node: clash.token, message: message, fixIts: rename ? [clash.token.renamed(to: "allLenses", what: what)] : []))
         }
-        let names = Set(tokens.map { Spelling.name(of: $0) })
-        for token in tokens where Spelling.name(of: token) == "AllLenses" {
-            let message = GeneratedMemberClash(macro: "Lenses", name: "AllLenses", declaration: "property")
-            let fixIts = names.contains("allLenses") ? [] : [token.renamed(to: "allLenses", what: "property")]
-            context.diagnose(Diagnostic(node: token, message: message, fixIts: fixIts))
-        }
-        return names.contains("AllLenses")
+        return !found.isEmpty
     }
 
     static func isStoredInstanceProperty(_ variable: VariableDeclSyntax) -> Bool {

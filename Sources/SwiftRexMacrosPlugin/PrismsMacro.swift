@@ -18,7 +18,7 @@ public struct PrismsMacro: MemberMacro, ExtensionMacro {
         conformingTo protocols: [TypeSyntax],
         in context: some MacroExpansionContext
     ) throws -> [DeclSyntax] {
-        guard let enumDecl = validEnum(node, declaration, context) else { return [] }
+        guard let enumDecl = validEnum(node, declaration, context), checkDeclaredNames(enumDecl, context) else { return [] }
         let typeName = enumDecl.name.text
         let cases = collectCases(enumDecl)
         guard !cases.isEmpty else {
@@ -90,7 +90,8 @@ public struct PrismsMacro: MemberMacro, ExtensionMacro {
     ) throws -> [ExtensionDeclSyntax] {
         // The member role reports misuse; this role only stays silent then.
         guard let enumDecl = declaration.as(EnumDeclSyntax.self), enumDecl.genericParameterClause == nil,
-            case let cases = collectCases(enumDecl), !cases.isEmpty, clashes(cases, in: enumDecl).isEmpty,
+            declaredClashes(enumDecl).isEmpty, case let cases = collectCases(enumDecl), !cases.isEmpty,
+            clashes(cases, in: enumDecl).isEmpty,
             !protocols.isEmpty
         else { return [] }
         // Only the conformances the enum lacks; `CaseIndexable` only with the generated `caseIndex`.

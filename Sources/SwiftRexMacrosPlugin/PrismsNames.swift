@@ -40,6 +40,22 @@ extension PrismsMacro {
         return taken
     }
 
+    /// Members of the enum the expansion would redeclare: a nested type or property named
+    /// `AllPrisms` or `AllLanes`, a static `prism` or `lane`.
+    static func declaredClashes(_ enumDecl: EnumDeclSyntax) -> [DeclaredNameClash] {
+        DeclaredNameClash.find(in: enumDecl.memberBlock.members, types: ["AllPrisms", "AllLanes"], staticProperties: ["prism", "lane"])
+    }
+
+    /// Reports members the expansion would redeclare; `false` when there is one.
+    static func checkDeclaredNames(_ enumDecl: EnumDeclSyntax, _ context: some MacroExpansionContext) -> Bool {
+        let found = declaredClashes(enumDecl)
+        for clash in found {
+            let what = clash.isProperty ? (["prism", "lane"].contains(clash.name) ? "static property" : "property") : "type"
+            context.diagnose(Diagnostic(node: clash.token, message: GeneratedMemberClash(macro: "Prisms", name: clash.name, declaration: what)))
+        }
+        return found.isEmpty
+    }
+
     /// Reports cases whose property would clash; `false` when any does.
     static func checkNames(_ cases: [Case], in enumDecl: EnumDeclSyntax, _ context: some MacroExpansionContext) -> Bool {
         let found = clashes(cases, in: enumDecl)

@@ -208,5 +208,34 @@ import Testing
                 """
         )
     }
+
+    @Test func aNestedTypeNamedAllLensesOrAStaticLensIsAnErrorOnIt() {
+        assertExpansion(
+            """
+            @Lenses
+            struct Settings {
+                var count: Int
+                enum AllLenses {}
+                static var lens = 0
+            }
+            """,
+            expandedSource: """
+                struct Settings {
+                    var count: Int
+                    enum AllLenses {}
+                    static var lens = 0
+                }
+                """,
+            diagnostics: [
+                DiagnosticSpec(
+                    message: "@Lenses generates a member named 'AllLenses' in this struct, so a type cannot have that name (rename the type)",
+                    line: 4, column: 10),
+                DiagnosticSpec(
+                    message:
+                        "@Lenses generates a member named 'lens' in this struct, so a static property cannot have that name (rename the static property)",
+                    line: 5, column: 16),
+            ]
+        )
+    }
 }
 #endif

@@ -126,5 +126,47 @@ import Testing
             ]
         )
     }
+
+    @Test func membersTheEnumDeclaresUnderAGeneratedNameAreErrorsOnThem() {
+        assertExpansion(
+            """
+            @Prisms
+            enum AppAction {
+                case counter(Int)
+                struct AllPrisms {}
+                typealias AllLanes = Int
+                static var prism: Int { 0 }
+                static let lane = 1
+                var prism: Int { 0 }
+            }
+            """,
+            expandedSource: """
+                enum AppAction {
+                    case counter(Int)
+                    struct AllPrisms {}
+                    typealias AllLanes = Int
+                    static var prism: Int { 0 }
+                    static let lane = 1
+                    var prism: Int { 0 }
+                }
+                """,
+            diagnostics: [
+                DiagnosticSpec(
+                    message: "@Prisms generates a member named 'AllPrisms' in this enum, so a type cannot have that name (rename the type)",
+                    line: 4, column: 12),
+                DiagnosticSpec(
+                    message: "@Prisms generates a member named 'AllLanes' in this enum, so a type cannot have that name (rename the type)",
+                    line: 5, column: 15),
+                DiagnosticSpec(
+                    message:
+                        "@Prisms generates a member named 'prism' in this enum, so a static property cannot have that name (rename the static property)",
+                    line: 6, column: 16),
+                DiagnosticSpec(
+                    message:
+                        "@Prisms generates a member named 'lane' in this enum, so a static property cannot have that name (rename the static property)",
+                    line: 7, column: 16),
+            ]
+        )
+    }
 }
 #endif
