@@ -1,3 +1,4 @@
+// Over 500 lines: each test holds a whole expansion snapshot, read beside its source.
 #if Macros
 import SwiftDiagnostics
 import SwiftSyntaxMacrosGenericTestSupport
