@@ -16,6 +16,14 @@ enum RatioRegistry {
         PairedRatio(key("supervision.siblingMutation", 100_000), over: key("supervision.siblingMutation", 100), limit: 1.5),
         PairedRatio(key("supervision.insertRemove", 100_000), over: key("supervision.insertRemove", 1_000), limit: 2),
         PairedRatio(key("lift.collection.missingId", 100_000), over: key("lift.collection.missingId", 100), limit: 1.5),
+        // The chat app against the same app without supervision.
+        PairedRatio("app.chat", over: "app.chat.unsupervised", limit: 3),
+        // A one-row reconcile against the row's own supervision evaluated and compared by hand.
+        PairedRatio(key("reconcile.oneRowChanged", 1_000), over: key("reconcile.oneRowChanged.raw", 1_000), limit: 2),
+        PairedRatio(key("reconcile.oneRowChanged", 100_000), over: key("reconcile.oneRowChanged.raw", 100_000), limit: 2),
+        // Routing by id against a raw `[ID: Int]` index and an array write, at both ends.
+        PairedRatio(key("lift.collection.byId", 100), over: key("lift.collection.byId.rawDictionary", 100), limit: 2),
+        PairedRatio(key("lift.collection.byId", 100_000), over: key("lift.collection.byId.rawDictionary", 100_000), limit: 2),
         PairedRatio(key("lift.collection.missingId.twoStores"), over: key("lift.collection.missingId", 100)),
         // Effects against the Task they wrap; the unlimited ones are the floors under the targets
         // (a plain Task per action on the global executor, where an effect's body runs; the two

@@ -68,8 +68,8 @@ enum ChatApp {
     static let settingsPrism = Prism<Action, Void>(
         preview: { if case .toggleDark = $0 { () } else { nil } }, review: { Action.toggleDark })
 
-    /// One conversation: what its actions change, the effect of a send, the typing indicator.
-    static let conversation = Behavior<ConversationAction, Conversation, Environment>
+    /// One conversation: what its actions change and the effect of a send.
+    static let conversationReactions = Behavior<ConversationAction, Conversation, Environment>
         .react { action, _ in
             switch action {
             case .open:
@@ -89,26 +89,35 @@ enum ChatApp {
             case .markRead: return .reduce { $0.unread = 0 }
             }
         }
-        .supervise { conversation in
-            Supervision { _ in
-                conversation.isOpen ? [Channel<ConversationAction>(id: "typing") { _ in .cancelOnly {} }] : []
-            }
+
+    /// One conversation with its typing indicator, a channel kept open while it is open.
+    static let conversation = conversationReactions.supervise { conversation in
+        Supervision { _ in
+            conversation.isOpen ? [Channel<ConversationAction>(id: "typing") { _ in .cancelOnly {} }] : []
         }
+    }
 
     static let search = Behavior<String, String, Environment>.reduce { text, query in query = text }
     static let settings = Behavior<Void, Settings, Environment>.reduce { _, settings in settings.dark.toggle() }
 
-    static let behavior: Behavior<Action, State, Environment> =
+    static let behavior = app(conversation)
+
+    /// The same app with no supervision: the control of what supervising the conversations costs.
+    static let unsupervisedBehavior = app(conversationReactions)
+
+    /// The app around one conversation's behavior.
+    static func app(_ conversation: Behavior<ConversationAction, Conversation, Environment>) -> Behavior<Action, State, Environment> {
         conversation.liftCollection(.action(conversationPrism).state(\State.conversations), site: "conversations")
-        <> search.lift(.action(searchPrism).state(\State.search))
-        <> settings.lift(.action(settingsPrism).state(\State.settings))
-        <> Behavior<Action, State, Environment>.react { action, _ in
-            switch action {
-            case .insert(let id): return .reduce { $0.conversations.append(Conversation(id: id)) }
-            case .remove(let id): return .reduce { $0.conversations.remove(id: id) }
-            case .conversation, .search, .toggleDark: return .doNothing
-            }
-        }.confined(to: \State.conversations)
+            <> search.lift(.action(searchPrism).state(\State.search))
+            <> settings.lift(.action(settingsPrism).state(\State.settings))
+            <> Behavior<Action, State, Environment>.react { action, _ in
+                switch action {
+                case .insert(let id): return .reduce { $0.conversations.append(Conversation(id: id)) }
+                case .remove(let id): return .reduce { $0.conversations.remove(id: id) }
+                case .conversation, .search, .toggleDark: return .doNothing
+                }
+            }.confined(to: \State.conversations)
+    }
 
     static let plainBehavior: Behavior<Action, PlainState, Environment> =
         conversation.liftCollection(.action(conversationPrism).state(\PlainState.conversations), site: "conversations")

@@ -57,6 +57,22 @@ enum LiftScenarios {
         }
     }
 
+    /// Rows held by a class with a raw `[ID: Int]` index of their positions: the control of routing
+    /// an action to one row by id (a hashed lookup and an array write).
+    final class RawIndexedRows {
+        var rows: [Row]
+        let positions: [Int: Int]
+        init(rows: [Row]) {
+            self.rows = rows
+            positions = Dictionary(uniqueKeysWithValues: rows.indices.map { (rows[$0].id, $0) })
+        }
+
+        @inline(never)
+        func increment(id: Int) {
+            if let position = positions[id] { rows[position].count &+= 1 }
+        }
+    }
+
     /// Rows held by a class and incremented by a plain loop: the raw control of a broadcast.
     final class RawRows {
         var rows: [Row]
@@ -76,19 +92,59 @@ enum LiftScenarios {
     static let reconcileSizes = [1_000, 10_000, 100_000]
 
     /// Rows that each keep a channel broadcasting the row's count (its body does nothing).
-    static let supervisedRows = Behavior<CounterAction, Row, Void>(reducer: rowReducer, middleware: .identity)
-        .supervise { row in
-            Supervision { _ in
-                [
-                    Channel<CounterAction>(id: 0, broadcasting: .onChange(row.count)) { _ in
-                        ChannelHandler(receive: { _ in }, cancel: {})
-                    }
-                ]
-            }
+    /// Each row keeps one channel open that broadcasts the row's count.
+    static let rowSupervision: @MainActor @Sendable (Row) -> Supervision<CounterAction, Void> = { row in
+        Supervision { _ in
+            [
+                Channel<CounterAction>(id: 0, broadcasting: .onChange(row.count)) { _ in
+                    ChannelHandler(receive: { _ in }, cancel: {})
+                }
+            ]
         }
+    }
+
+    static let supervisedRows = Behavior<CounterAction, Row, Void>(reducer: rowReducer, middleware: .identity)
+        .supervise(rowSupervision)
         .liftCollection(.action(rowPrism).state(\Rows.rows))
 
-    /// `reconcile.oneRowChanged`, `lift.optional.present`/`.absent`, `lift.collection.byId`, `lift.each.broadcast`, `lift.projection.element`, `lift.payload`,
+    /// The control of a one-row reconcile: rows routed by a raw `[ID: Int]` index, the changed
+    /// row's supervision evaluated with the same closure, its channel compared by hand with the
+    /// one it replaces, and a new broadcast value handed straight to the handler.
+    @MainActor
+    final class RawSupervisedRows {
+        var rows: [Row]
+        let positions: [Int: Int]
+        var channelIDs: [AnyHashableSendable?]
+        var broadcasts: [AnyHashableSendable?]
+        let handler = ChannelHandler<Int>(receive: { _ in }, cancel: {})
+
+        init(rows: [Row]) {
+            self.rows = rows
+            positions = Dictionary(uniqueKeysWithValues: rows.indices.map { (rows[$0].id, $0) })
+            channelIDs = Array(repeating: nil, count: rows.count)
+            broadcasts = Array(repeating: nil, count: rows.count)
+            for position in rows.indices { evaluate(position) }
+        }
+
+        @inline(never)
+        func increment(id: Int) {
+            guard let position = positions[id] else { return }
+            rows[position].count &+= 1
+            evaluate(position)
+        }
+
+        private func evaluate(_ position: Int) {
+            for channel in rowSupervision(rows[position]).runReader(()) {
+                if channel.id != channelIDs[position] { channelIDs[position] = channel.id }
+                if channel.broadcastIdentity != broadcasts[position] {
+                    broadcasts[position] = channel.broadcastIdentity
+                    handler.receive(rows[position].count)
+                }
+            }
+        }
+    }
+
+    /// `reconcile.oneRowChanged` (and its raw control), `lift.optional.present`/`.absent`, `lift.collection.byId` (and its raw dictionary control), `lift.each.broadcast`, `lift.projection.element`, `lift.payload`,
     /// `lift.payload.staticLane`, `lift.payload.byHand` and `lift.payload.unlifted`.
     static var all: [Scenario] {
         [
@@ -103,6 +159,15 @@ enum LiftScenarios {
                     for index in 0..<iterations {
                         store.dispatch(.row(ElementAction(ids[index & 1_023], action: .increment)))
                     }
+                }
+            },
+            Scenario(name: "lift.collection.byId.rawDictionary", sizes: sizes) { size in
+                // The control for lift.collection.byId: the same varying ids routed through a raw
+                // `[ID: Int]` index to an array write.
+                let holder = RawIndexedRows(rows: (0..<size).map { Row(id: $0) })
+                let ids = (0..<1_024).map { ($0 &* 7_919) % size }
+                return { iterations in
+                    for index in 0..<iterations { holder.increment(id: ids[index & 1_023]) }
                 }
             },
             Scenario(name: "lift.each.broadcast", sizes: sizes, allocationIterations: 4) { size in
@@ -146,6 +211,15 @@ enum LiftScenarios {
                     for index in 0..<iterations {
                         store.dispatch(.row(ElementAction(ids[index & 1_023], action: .increment)))
                     }
+                }
+            },
+            Scenario(name: "reconcile.oneRowChanged.raw", sizes: reconcileSizes, instructions: ReconcileScenarios.countedAtBothEnds) { size in
+                // The control for reconcile.oneRowChanged: the same rows, ids and supervision
+                // closure, the changed row's channel compared and its broadcast delivered by hand.
+                let holder = RawSupervisedRows(rows: (0..<size).map { Row(id: $0) })
+                let ids = (0..<1_024).map { ($0 &* 7_919) % size }
+                return { iterations in
+                    for index in 0..<iterations { holder.increment(id: ids[index & 1_023]) }
                 }
             },
             Scenario(name: "lift.optional.present") {

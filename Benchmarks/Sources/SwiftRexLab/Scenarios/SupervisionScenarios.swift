@@ -161,6 +161,12 @@ enum SupervisionScenarios {
                         initial: ChatApp.State(conversations: IdentifiedArray(ChatApp.conversations)), behavior: ChatApp.behavior,
                         environment: ChatApp.Environment()))
             },
+            Scenario(name: "app.chat.unsupervised", allocationIterations: 4_096, instructions: InstructionCounting.asynchronous) {
+                ChatApp.measured(
+                    ChatApp.Store(
+                        initial: ChatApp.State(conversations: IdentifiedArray(ChatApp.conversations)), behavior: ChatApp.unsupervisedBehavior,
+                        environment: ChatApp.Environment()))
+            },
             Scenario(name: "app.chat.plainArray", allocationIterations: 1_024, instructions: InstructionCounting.asynchronous) {
                 ChatApp.measured(
                     ChatApp.PlainStore(
