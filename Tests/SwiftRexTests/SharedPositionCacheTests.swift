@@ -93,7 +93,8 @@ import Testing
                     store.dispatch(Self.hit(other))
                 }
                 hits[index] += [present, other]
-                #expect(diagnostics.map(\.kind) == [.missingElement])
+                // Each Store reports its missing id once, the first time it is addressed.
+                #expect(diagnostics.map(\.kind) == (round == 0 ? [.missingElement] : []))
                 #expect(lane.positionCacheTables <= 4)
             }
         }

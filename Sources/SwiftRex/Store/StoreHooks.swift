@@ -27,63 +27,6 @@ public struct StoreReentranceInfo: Sendable, CustomStringConvertible {
     }
 }
 
-/// A misuse the library detected and handled with a defined outcome instead of crashing.
-public struct StoreDiagnostic: Sendable, CustomStringConvertible {
-    /// The kind of misuse.
-    public enum Kind: Sendable, Equatable {
-        /// An action addressed an element id that is not in the collection: it was dropped.
-        case missingElement
-        /// An identified collection holds the same id more than once: actions reach the first occurrence.
-        case duplicateID
-        /// A mutating unit writes a part of the state the library cannot locate, so every action
-        /// it handles re-evaluates the supervision of a whole collection (reported once per Store).
-        case broadInvalidation
-        /// A channel's `dispatch` was called after the channel closed (cancelled, completed, its
-        /// element removed or its Store gone): the action was dropped. Reported once per opening.
-        case actionAfterClose
-        /// A channel's body threw: the channel did not open (or, for a consumer, it closed).
-        case channelFailed
-    }
-
-    /// The kind of misuse.
-    public let kind: Kind
-    /// What happened, composed each time it is read: a diagnostic whose handler only looks at its
-    /// ``kind`` costs no formatting (a late response for a removed row can be routine).
-    public var message: String { composeMessage() }
-    /// The source of the action involved, when known.
-    public let source: ActionSource?
-    @usableFromInline let composeMessage: @Sendable () -> String
-
-    /// A diagnostic whose `message` is evaluated when read, not here.
-    @inlinable
-    public init(kind: Kind, message: @autoclosure @escaping @Sendable () -> String, source: ActionSource?) {
-        self.kind = kind
-        self.composeMessage = message
-        self.source = source
-    }
-
-    /// The message with its source.
-    public var description: String {
-        source.map { "\(message) (\($0))" } ?? message
-    }
-}
-
-/// Reports a diagnostic: to the task-local ``StoreHooks/diagnosticHandler`` when one is set (tests),
-/// else to ``StoreHooks/onDiagnostic`` on the main actor.
-@usableFromInline
-internal func reportDiagnostic(_ diagnostic: StoreDiagnostic) {
-    if let handler = StoreHooks.diagnosticHandler {
-        handler(diagnostic)
-    } else if isOnMainActor() {
-        // Called in place, through a closure that does not escape: nothing allocated. (Not
-        // `onMainActor`: its escaping closure is an allocation, and a generic variant passing the
-        // diagnostic executed 43 more instructions per missing-element report.)
-        MainActor.assumeIsolated { StoreHooks.onDiagnostic(diagnostic) }
-    } else {
-        Task { @MainActor in StoreHooks.onDiagnostic(diagnostic) }
-    }
-}
-
 /// Global defaults for Store diagnostics, modelled on RxSwift's `Hooks`. Each Store copies them at
 /// initialisation and can override the runaway-loop ones (``Store/reentranceThreshold``,
 /// ``Store/onReentranceDetected``).
@@ -100,9 +43,9 @@ public enum StoreHooks {
 
     /// The handler for other detected misuse: logs it; a duplicate id also asserts in debug builds
     /// (<doc:Lifting#Duplicate-ids>).
-    public static var onDiagnostic: @MainActor (StoreDiagnostic) -> Void = { diagnostic in
-        print("SwiftRex: \(diagnostic)")
-        if diagnostic.kind == .duplicateID { assertionFailure(diagnostic.description) }
+    public static var onDiagnostic: @MainActor (StoreDiagnostic) -> Void {
+        get { DiagnosticHooks.onDiagnostic }
+        set { DiagnosticHooks.onDiagnostic = newValue }
     }
 
     /// A task-local override of ``onDiagnostic``, called synchronously where the misuse is
@@ -110,10 +53,4 @@ public enum StoreHooks {
     public nonisolated static var diagnosticHandler: (@Sendable (StoreDiagnostic) -> Void)? {
         DiagnosticOverride.handler
     }
-}
-
-/// Storage of the task-local diagnostic override (task-locals cannot live on a main-actor type).
-public enum DiagnosticOverride {
-    /// The override; see ``StoreHooks/diagnosticHandler``.
-    @TaskLocal public static var handler: (@Sendable (StoreDiagnostic) -> Void)?
 }
