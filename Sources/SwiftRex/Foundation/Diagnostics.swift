@@ -1,5 +1,4 @@
 import Foundation
-import Synchronization
 
 // What the library reports when it detects misuse, and where the report goes: below every layer
 // that detects misuse (lifts, lanes, supervision, effects), so none of them names the Store.
@@ -75,109 +74,6 @@ internal func reportDiagnostic(_ diagnostic: StoreDiagnostic) {
     } else {
         Task { @MainActor in DiagnosticHooks.onDiagnostic(diagnostic) }
     }
-}
-
-/// What one misuse is about: who detected it (a lift, a lane), its kind and the value it concerns
-/// (an id, a set of duplicate ids). A Store reports each cause once.
-@usableFromInline
-internal struct DiagnosticCause<Value: Hashable & Sendable>: Hashable, Sendable {
-    @usableFromInline let origin: UInt64
-    @usableFromInline let kind: StoreDiagnostic.Kind
-    @usableFromInline let value: Value
-
-    @inlinable
-    init(origin: UInt64, kind: StoreDiagnostic.Kind, value: Value) {
-        self.origin = origin
-        self.kind = kind
-        self.value = value
-    }
-}
-
-/// The causes one Store has reported. Remembers the most recent ones only, so memory stays
-/// bounded.
-@usableFromInline
-internal final class ReportedCauses: Sendable {
-    /// How many causes are remembered.
-    @usableFromInline static var capacity: Int { 256 }
-
-    @usableFromInline let causes = Mutex<(set: Set<AnyHashableSendable>, order: [AnyHashableSendable])>(([], []))
-
-    @inlinable init() {}
-
-    /// Whether `cause` is reported for the first time (it is remembered from now on).
-    @inlinable
-    func isNew(_ cause: AnyHashableSendable) -> Bool {
-        causes.withLock { remembered in
-            guard remembered.set.insert(cause).inserted else { return false }
-            remembered.order.append(cause)
-            if remembered.order.count > Self.capacity { remembered.set.remove(remembered.order.removeFirst()) }
-            return true
-        }
-    }
-}
-
-/// The Stores' states by address: a Store registers the bytes of its state when it is made, so a
-/// misuse detected while reading or writing that state (a lift's `inout` state, a context's) is
-/// reported once per Store and cause. Held weakly: a Store gone, its entry is dropped.
-@usableFromInline
-internal enum DiagnosticScopes {
-    @usableFromInline
-    struct Entry: @unchecked Sendable {
-        @usableFromInline let start: UInt
-        @usableFromInline let end: UInt
-        @usableFromInline weak var causes: ReportedCauses?
-    }
-
-    @usableFromInline static let entries = Mutex<[Entry]>([])
-
-    /// Registers a Store's `state` (`inout` for its address only), with the causes it reports.
-    @inlinable
-    static func register<State>(_ causes: ReportedCauses, state: inout State) {
-        register(causes, start: diagnosticScope(of: &state), size: MemoryLayout<State>.size)
-    }
-
-    @usableFromInline
-    static func register(_ causes: ReportedCauses, start: UInt, size: Int) {
-        let entry = Entry(start: start, end: start + UInt(max(size, 1)), causes: causes)
-        entries.withLock { entries in
-            entries.removeAll { $0.causes == nil || ($0.start < entry.end && entry.start < $0.end) }
-            entries.append(entry)
-        }
-    }
-
-    /// The causes of the Store whose state holds `address`, if any.
-    @usableFromInline
-    static func causes(at address: UInt) -> ReportedCauses? {
-        entries.withLock { entries in
-            entries.last { $0.start <= address && address < $0.end }?.causes
-        }
-    }
-}
-
-/// Reports `diagnostic` once per Store and `cause` when `scope` (see ``diagnosticScope(of:)``)
-/// lies in a Store's state, and every time otherwise (a lane or a behavior step run by hand, a
-/// collection nested in a collection).
-@usableFromInline
-internal func reportDiagnostic<Value: Hashable & Sendable>(
-    _ diagnostic: @autoclosure () -> StoreDiagnostic, cause: DiagnosticCause<Value>, scope: UInt?
-) {
-    if let scope, let causes = DiagnosticScopes.causes(at: scope), !causes.isNew(AnyHashableSendable(cause)) { return }
-    reportDiagnostic(diagnostic())
-}
-
-/// ``reportDiagnostic(_:cause:scope:)`` for a misuse found in `state` (`inout` for its address only).
-@inlinable
-internal func reportDiagnostic<Value: Hashable & Sendable, State>(
-    _ diagnostic: @autoclosure () -> StoreDiagnostic, cause: DiagnosticCause<Value>, in state: inout State
-) {
-    reportDiagnostic(diagnostic(), cause: cause, scope: diagnosticScope(of: &state))
-}
-
-/// The address of `state`, which names the Store whose state holds it when a misuse is found
-/// there (`inout` for its address only; never read or written through).
-@inlinable
-internal func diagnosticScope<State>(of state: inout State) -> UInt {
-    withUnsafeMutablePointer(to: &state) { UInt(bitPattern: $0) }
 }
 
 /// Runs `body` on the main actor: at once when already on it, else after a hop.

@@ -19,7 +19,7 @@ extension ElementLift {
                     guard let (id, local) = extract(action).map({ ($0.id, $0.action) }) else { return nil }
                     let localContext = lift.elementContext(context, id: id)
                     guard localContext.hasState else {
-                        if reportsMissing { lift.reportMissing(id, in: context) }
+                        if reportsMissing { lift.reportMissing(id, source: context.source) }
                         return nil
                     }
                     return produce(local, localContext).map { lift.liftProducer($0, id: id) }
@@ -31,7 +31,7 @@ extension ElementLift {
                     guard let (id, local) = extract(action).map({ ($0.id, $0.action) }) else { return .doNothing }
                     let localContext = lift.elementContext(context, id: id)
                     guard localContext.hasState else {
-                        if reportsMissing { lift.reportMissing(id, in: context) }
+                        if reportsMissing { lift.reportMissing(id, source: context.source) }
                         return .doNothing
                     }
                     let reaction = react(local, localContext)
@@ -69,7 +69,7 @@ extension ElementLift {
                 applies = containsElement(id, &state) ? true : nil
             }
             guard let applies else {
-                if reportsMissing { lift.reportMissing(id, source: nil, in: &state) }
+                if reportsMissing { lift.reportMissing(id, source: nil) }
                 return false
             }
             return applies

@@ -70,7 +70,7 @@ extension ElementLift {
             var readers: [Producer<GA, GS, GE>] = []
             var visited = Set<ID>()
             var duplicates: [ID] = []
-            defer { lift.reportDuplicates(duplicates, in: context) }
+            defer { lift.reportDuplicates(duplicates) }
             let walked = lift.forEachElementContext(context) { id, elementContext in
                 guard uniqueIDs || visited.insert(id).inserted else {
                     duplicates.append(id)
@@ -101,7 +101,7 @@ extension ElementLift {
             var mutates = false
             var visited = Set<ID>()
             var duplicates: [ID] = []
-            defer { lift.reportDuplicates(duplicates, in: context) }
+            defer { lift.reportDuplicates(duplicates) }
             // Without a state to read, nothing is visited: `.unchanged`, no effect.
             _ = lift.forEachElementContext(context) { id, elementContext in
                 // Reactions address their element by id: a duplicated id is visited once (its

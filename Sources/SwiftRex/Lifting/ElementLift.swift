@@ -102,43 +102,29 @@ internal struct ElementLift<LA: Sendable, LS: Sendable, LE: Sendable, GA: Sendab
         }
     }
 
-    /// Reports the ids a broadcast found more than once (each visited at its first occurrence
-    /// only): once per Store and set of ids.
-    @MainActor @inlinable func reportDuplicates(_ ids: [ID], in context: PreReducerContext<GS>) {
+    /// Reports the ids a broadcast found more than once (each visited at its first occurrence only).
+    @inlinable func reportDuplicates(_ ids: [ID]) {
         guard !ids.isEmpty else { return }
         let site = self.site
-        let cause = DiagnosticCause(origin: token.raw, kind: .duplicateID, value: ids)
-        _ = context.inspectState { state in
-            reportDiagnostic(
-                StoreDiagnostic(
-                    kind: .duplicateID,
-                    message:
-                        "Duplicate ids in an identified collection: \(ids.prefix(10).map { "\($0)" }.joined(separator: ", ")) (lift \(site)). A broadcast reaches each id's first occurrence only.",
-                    source: nil
-                ), cause: cause, in: &state)
-        }
+        reportDiagnostic(
+            StoreDiagnostic(
+                kind: .duplicateID,
+                message:
+                    "Duplicate ids in an identified collection: \(ids.prefix(10).map { "\($0)" }.joined(separator: ", ")) (lift \(site)). A broadcast reaches each id's first occurrence only.",
+                source: nil
+            ))
     }
 
-    /// Reports an action for an element absent from `state`: once per Store and id.
-    @inlinable func reportMissing(_ id: ID, source: ActionSource?, in state: inout GS) {
-        reportDiagnostic(missing(id, source: source), cause: DiagnosticCause(origin: token.raw, kind: .missingElement, value: id), in: &state)
-    }
-
-    /// ``reportMissing(_:source:in:)`` for the state `context` reads (every time when there is none).
-    @MainActor @inlinable func reportMissing(_ id: ID, in context: PreReducerContext<GS>) {
-        let source = context.source
-        if !context.inspectState({ reportMissing(id, source: source, in: &$0) }) { reportDiagnostic(missing(id, source: source)) }
-    }
-
-    /// The diagnostic of an action for the absent element `id`.
-    @inlinable func missing(_ id: ID, source: ActionSource?) -> StoreDiagnostic {
+    /// Reports an action for an element absent from the collection.
+    @inlinable func reportMissing(_ id: ID, source: ActionSource?) {
         // The message captures the id and the site, not this lift (its closures would be retained).
         let site = self.site
-        return StoreDiagnostic(
-            kind: .missingElement,
-            message: "An action addressed element \(id), which is not in the collection (lift \(site)): dropped.",
-            source: source
-        )
+        reportDiagnostic(
+            StoreDiagnostic(
+                kind: .missingElement,
+                message: "An action addressed element \(id), which is not in the collection (lift \(site)): dropped.",
+                source: source
+            ))
     }
 
     /// Lifts every unit, in order. Only the first action-clock unit reports a missing element, so

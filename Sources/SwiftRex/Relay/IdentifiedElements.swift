@@ -64,26 +64,26 @@ extension Relay {
 
         /// The position of `id` in `elements`: a table hit read back where the element lies.
         @inlinable
-        func position(_ id: ID, in elements: Container, scope: UInt?) -> Int? {
+        func position(_ id: ID, in elements: Container) -> Int? {
             let tabled = cache.tabled(id)
-            guard tabled >= 0 else { return untabled(id, in: elements, witnessed: UInt(bitPattern: -1 &- tabled), scope: scope) }
+            guard tabled >= 0 else { return untabled(id, in: elements, witnessed: UInt(bitPattern: -1 &- tabled)) }
             if tabled < elements.count, idAt(tabled, in: elements) == id { return tabled }
-            return relocated(id, in: elements, scope: scope)
+            return relocated(id, in: elements)
         }
 
         /// ``located(_:in:)`` for an id the current table lacks, unless the container lies in
         /// `witnessed`, the storage the table's witness pins (`0`: none): the id is then absent.
         @inlinable @inline(never)
-        func untabled(_ id: ID, in elements: Container, witnessed: UInt, scope: UInt?) -> Int? {
+        func untabled(_ id: ID, in elements: Container, witnessed: UInt) -> Int? {
             if witnessed != 0, let storage = elements.withContiguousStorageIfAvailable({ Self.storage(of: $0) }), storage == witnessed { return nil }
-            return located(id, in: elements, scope: scope)
+            return located(id, in: elements)
         }
 
         /// ``located(_:in:)`` for an id the current table places elsewhere. A call site of its
         /// own: sharing one with the id the table lacks cost the routed-action path two moves.
         @inlinable @inline(never)
-        func relocated(_ id: ID, in elements: Container, scope: UInt?) -> Int? {
-            located(id, in: elements, scope: scope)
+        func relocated(_ id: ID, in elements: Container) -> Int? {
+            located(id, in: elements)
         }
 
         /// The id of the element at `offset`, read where it lies: a large element is not copied
@@ -101,7 +101,7 @@ extension Relay {
         /// line: the routed-action path stays small. Ids are read where the elements lie, as in
         /// ``idAt(_:in:)``.
         @inlinable @inline(never)
-        func located(_ id: ID, in elements: Container, scope: UInt?) -> Int? {
+        func located(_ id: ID, in elements: Container) -> Int? {
             let identify = self.identify
             let identifyInPlace = self.identifyInPlace
             if let found = elements.withContiguousStorageIfAvailable({ buffer in
@@ -111,8 +111,7 @@ extension Relay {
                     storage: Self.storage(of: buffer),
                     witness: elements,
                     idAt: { identifyInPlace(buffer.baseAddress! + $0) },
-                    ids: { (0..<buffer.count).map { identifyInPlace(buffer.baseAddress! + $0) } },
-                    scope: scope
+                    ids: { (0..<buffer.count).map { identifyInPlace(buffer.baseAddress! + $0) } }
                 )
             }) {
                 return found
@@ -123,8 +122,7 @@ extension Relay {
                 storage: nil,
                 witness: elements,
                 idAt: { identify(elements[elements.startIndex + $0]) },
-                ids: { elements.map(identify) },
-                scope: scope
+                ids: { elements.map(identify) }
             )
         }
 
@@ -132,16 +130,15 @@ extension Relay {
         @inlinable
         public func element(_ id: ID, in state: GlobalState) -> Container.Element? {
             let elements = container.get(state)
-            return position(id, in: elements, scope: nil).map { elements[elements.startIndex + $0] }
+            return position(id, in: elements).map { elements[elements.startIndex + $0] }
         }
 
         /// Mutates the element with `id` in place.
         @inlinable
         public func modifyElement(_ id: ID, in state: inout GlobalState, _ body: (inout Container.Element) -> Void) -> Bool {
             var found = false
-            let scope = diagnosticScope(of: &state)
             container.modify(&state) { elements in
-                guard let offset = position(id, in: elements, scope: scope) else { return }
+                guard let offset = position(id, in: elements) else { return }
                 found = true
                 // A witness is only ever taken of a container whose storage can be pinned.
                 if cache.witnessed.load(ordering: .relaxed) != 0 {
@@ -221,16 +218,14 @@ extension Relay {
         /// Whether an element has `id`, reading the container where it lies.
         @inlinable
         public func containsElement(_ id: ID, in state: inout GlobalState) -> Bool {
-            let scope = diagnosticScope(of: &state)
-            return container.inspect(&state) { position(id, in: $0, scope: scope) != nil }
+            return container.inspect(&state) { position(id, in: $0) != nil }
         }
 
         /// `body` applied to the element with `id`, reading the container where it lies.
         @inlinable
         public func inspectElement<Result>(_ id: ID, in state: inout GlobalState, _ body: (Container.Element) -> Result) -> Result? {
-            let scope = diagnosticScope(of: &state)
             return container.inspect(&state) { elements in
-                guard let offset = position(id, in: elements, scope: scope) else { return nil }
+                guard let offset = position(id, in: elements) else { return nil }
                 return elements.withContiguousStorageIfAvailable { body($0[offset]) } ?? body(elements[elements.startIndex + offset])
             }
         }

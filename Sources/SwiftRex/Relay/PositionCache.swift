@@ -195,8 +195,6 @@ internal final class PositionCache<ID: Hashable & Sendable>: Sendable {
     }
 
     @usableFromInline let positions = Mutex(Positions())
-    /// Names this cache in the causes it reports.
-    @usableFromInline var origin: UInt64 { UInt64(UInt(bitPattern: ObjectIdentifier(self))) }
     /// Which storages witnesses pin (written under the lock, read without it): `0` when none,
     /// the storage when one table has a witness, ``severalWitnesses`` when more do. A write to a
     /// container in storage no witness pins skips the lock. A stale read costs only an in-place
@@ -247,7 +245,7 @@ internal final class PositionCache<ID: Hashable & Sendable>: Sendable {
     @inlinable @inline(never)
     func locate<Container>(
         _ id: ID, count: Int, storage: UInt?, witness container: borrowing Container,
-        idAt: (Int) -> ID, ids: () -> [ID], scope: UInt?
+        idAt: (Int) -> ID, ids: () -> [ID]
     ) -> Int? {
         guard count > 0 else { return nil }
         // The current table first, read as a routed action reads it (the usual case: one Store).
@@ -263,12 +261,12 @@ internal final class PositionCache<ID: Hashable & Sendable>: Sendable {
                 }
                 return tabled
             }
-            return rebuild(finding: id, count: count, ids: ids(), scanned: 0, storage: storage, scope: scope)
+            return rebuild(finding: id, count: count, ids: ids(), scanned: 0, storage: storage)
         }
         if exact { return nil }
         var offset = 0
         while offset < count {
-            if idAt(offset) == id { return rebuild(finding: id, count: count, ids: ids(), scanned: offset &+ 1, storage: storage, scope: scope) }
+            if idAt(offset) == id { return rebuild(finding: id, count: count, ids: ids(), scanned: offset &+ 1, storage: storage) }
             offset &+= 1
         }
         let secondMiss = positions.withLock { positions -> Bool in
@@ -277,7 +275,7 @@ internal final class PositionCache<ID: Hashable & Sendable>: Sendable {
             return positions.noteMiss(storage)
         }
         if secondMiss, let storage {
-            _ = rebuild(finding: id, count: count, ids: ids(), scanned: 0, storage: storage, witness: Witness(copy container), scope: scope)
+            _ = rebuild(finding: id, count: count, ids: ids(), scanned: 0, storage: storage, witness: Witness(copy container))
         }
         return nil
     }
@@ -296,7 +294,7 @@ internal final class PositionCache<ID: Hashable & Sendable>: Sendable {
     /// duplicates reported), witnessed by `witness` (a copy of the array, lying in `storage`)
     /// when given.
     @inlinable
-    func rebuild(finding id: ID, count: Int, ids all: [ID], scanned: Int, storage: UInt?, witness: Witness? = nil, scope: UInt?) -> Int? {
+    func rebuild(finding id: ID, count: Int, ids all: [ID], scanned: Int, storage: UInt?, witness: Witness? = nil) -> Int? {
         var fresh: [ID: Int] = [:]
         fresh.reserveCapacity(count)
         // One probe per id: walked from the end, each id's last write is its first offset. An id
@@ -318,7 +316,7 @@ internal final class PositionCache<ID: Hashable & Sendable>: Sendable {
             return dropped
         }
         _ = consume dropped
-        if !duplicates.isEmpty { reportDuplicates(duplicates, scope: scope) }
+        if !duplicates.isEmpty { reportDuplicates(duplicates.prefix(10).map { "\($0)" }) }
         return found
     }
 
@@ -366,17 +364,15 @@ internal final class PositionCache<ID: Hashable & Sendable>: Sendable {
         }
     }
 
-    /// Reports the ids a rebuild found more than once: once per Store and set of ids when the
-    /// container lies in a Store's state at `scope`.
+    /// Reports the ids a rebuild found more than once.
     @usableFromInline
-    func reportDuplicates(_ ids: [ID], scope: UInt?) {
-        let shown = ids.prefix(10).map { "\($0)" }
+    func reportDuplicates(_ ids: [String]) {
         reportDiagnostic(
             StoreDiagnostic(
                 kind: .duplicateID,
                 message:
-                    "Duplicate ids in an identified collection: \(shown.joined(separator: ", ")). Actions addressed to a duplicated id reach its first occurrence only.",
+                    "Duplicate ids in an identified collection: \(ids.joined(separator: ", ")). Actions addressed to a duplicated id reach its first occurrence only.",
                 source: nil
-            ), cause: DiagnosticCause(origin: origin, kind: .duplicateID, value: ids), scope: scope)
+            ))
     }
 }

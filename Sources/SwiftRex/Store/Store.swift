@@ -65,9 +65,6 @@ public final class Store<Action: Sendable, State: Sendable, Environment: Sendabl
     var streamTokens: [UInt64: SubscriptionToken] = [:]
     var nextStreamID: UInt64 = 0
 
-    /// The misuse this Store has reported, each cause once (see `DiagnosticScopes`).
-    @usableFromInline let reportedCauses = ReportedCauses()
-
     /// When set, effect actions go to this closure instead of being processed (the `TestStore`).
     @exclusivity(unchecked) @usableFromInline var interceptEffectActions: (@MainActor (DispatchedAction<Action>, Int) -> Void)?
 
@@ -147,7 +144,6 @@ public final class Store<Action: Sendable, State: Sendable, Environment: Sendabl
         self.mailbox = mailbox
         engine = EffectEngine(clock: EngineClock(schedulingClock), posting: MailboxPosting(mailbox))
         box.store = self
-        DiagnosticScopes.register(reportedCauses, state: &storage)
         reconcileAll()
     }
 

@@ -54,8 +54,6 @@ extension ModelBased {
         var live: [ChannelKey: Int] = [:]
         /// What the Store should have shown since the last ``take()``.
         var observed = Observed()
-        /// Ids a late action addressed while absent: the lift reports each id once.
-        var reportedMissing: Set<Int> = []
         let plantedBug: PlantedBug?
 
         init(initial: State, plantedBug: PlantedBug? = nil) {
@@ -194,7 +192,7 @@ extension ModelBased {
                 mutated = !state.rows.isEmpty
             case .row(let addressed):
                 guard let index = state.rows.firstIndex(where: { $0.id == addressed.id }) else {
-                    if reportedMissing.insert(addressed.id).inserted { observed.missingElements += 1 }
+                    observed.missingElements += 1
                     break
                 }
                 let id = addressed.id
