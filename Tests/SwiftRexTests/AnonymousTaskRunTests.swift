@@ -18,8 +18,8 @@ struct AnonymousTaskRunTests {
     }
     struct State: Sendable, Equatable { var got: [Int] = [] }
 
-    /// Holds slow bodies until opened (or until their task is cancelled), counting those that
-    /// reached it and recording how each left it.
+    /// Holds slow bodies until opened (or until their cancellation handler has run), counting those
+    /// that reached it and recording how each left it.
     final class Gate: Sendable {
         let isOpen = Atomic<Bool>(false)
         let reached = Atomic<Int>(0)
@@ -51,12 +51,19 @@ struct AnonymousTaskRunTests {
                 return Producer { _ in
                     .task { send in
                         gate.reached.add(1, ordering: .relaxed)
+                        // The body waits for its handler, not for `Task.isCancelled`: the runtime
+                        // sets a task's cancelled flag first and runs its handlers afterwards, so a
+                        // body that returned on the flag could leave the handler's scope before
+                        // the handler ran, and the handler would then never run (a runtime
+                        // guarantee the Store cannot give).
+                        let handled = Flag()
                         await withTaskCancellationHandler {
-                            while !gate.isOpen.load(ordering: .acquiring), !Task.isCancelled {
+                            while !gate.isOpen.load(ordering: .acquiring), !handled.isSet.load(ordering: .acquiring) {
                                 try? await Task.sleep(for: .milliseconds(1))
                             }
                         } onCancel: {
                             log.append("cancelled \(value)")
+                            handled.isSet.store(true, ordering: .releasing)
                         }
                         let cancelled = Task.isCancelled
                         gate.left.withLock { $0[value] = cancelled }
@@ -67,6 +74,11 @@ struct AnonymousTaskRunTests {
                 return .doNothing
             }
         }
+    }
+
+    /// Set once by a slow body's cancellation handler.
+    final class Flag: Sendable {
+        let isSet = Atomic<Bool>(false)
     }
 
     static func store(gate: Gate, log: EventLog) -> Store<Action, State, Void> {
@@ -109,22 +121,15 @@ struct AnonymousTaskRunTests {
             #expect(store.registeredEffectCount == 50)
             #expect(!store.isIdle)
         }
-        // Releasing the Store cancels each slow run once; each then ends and unlinks itself from
-        // its own thread, after the Store is gone. Every slow body saw its task cancelled when it
-        // left the gate (none waited for the gate to open).
+        // Releasing the Store cancels each slow run once; each handler runs, then its body leaves
+        // the gate with its task cancelled, ends and unlinks itself from its own thread, after the
+        // Store is gone (none waited for the gate to open).
         #expect(await adversarialWait { isGone() && runs.linked().isEmpty })
         #expect(gate.cancelledDepartures == Set(100..<150), "left the gate: \(gate.departures)")
-        // Each cancellation handler ran at most once, and only for a slow run. That every one
-        // ran is the runtime's part, not the Store's: twice in CI (under load, once under TSan)
-        // one was missing, and the second time (run 105) its body had seen its task cancelled;
-        // a plain loop of sleeping tasks cancelled the same way did not reproduce it in 1.15
-        // million cancellations. It is recorded as a known issue when it happens.
-        let expected = Set((100..<150).map { "cancelled \($0)" })
+        // Every slow run's cancellation handler ran exactly once, and no quick run's.
         let handled = log.events
-        #expect(Set(handled).count == handled.count && Set(handled).isSubset(of: expected), "\(handled)")
-        withKnownIssue("a cancellation handler the runtime skipped", isIntermittent: true) {
-            #expect(Set(handled) == expected, "left the gate: \(gate.departures)")
-        }
+        #expect(handled.count == 50)
+        #expect(Set(handled) == Set((100..<150).map { "cancelled \($0)" }), "left the gate: \(gate.departures)")
         gate.isOpen.store(true, ordering: .releasing)
         await adversarialQuiesce()
         #expect(log.events.count == handled.count)

@@ -41,7 +41,7 @@ struct PhaseOneReaderLifetimeTests {
             let store = Self.store()
             store.dispatch(.tick)
             store.dispatch(.tick)
-            reader = store.phaseOneReader.takeUnretainedValue()
+            reader = store.phaseOneReader.current
             #expect(store.state.count == 2)
             #expect(reader != nil)
         }
@@ -57,15 +57,15 @@ struct PhaseOneReaderLifetimeTests {
         weak var current: StoreStateReader<State>?
         do {
             let store = Self.store(keeping: kept)
-            first = store.phaseOneReader.takeUnretainedValue()
+            first = store.phaseOneReader.current
             store.dispatch(.tick)
             // The first context was kept: the Store replaced the reader it lent.
-            second = store.phaseOneReader.takeUnretainedValue()
+            second = store.phaseOneReader.current
             #expect(second !== first)
             #expect(kept.contexts.count == 1)
             #expect(kept.contexts[0].stateBefore == State(count: 1))
             store.dispatch(.tick)
-            current = store.phaseOneReader.takeUnretainedValue()
+            current = store.phaseOneReader.current
             #expect(current !== second)
             #expect(kept.contexts.count == 2)
             #expect(kept.contexts[1].stateBefore == State(count: 2))

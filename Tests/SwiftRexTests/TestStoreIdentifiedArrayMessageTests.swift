@@ -1,4 +1,4 @@
-import SwiftRex
+@_spi(Testing) import SwiftRex
 @_spi(Testing) import SwiftRexTesting
 import Testing
 

@@ -1,16 +1,18 @@
-import SwiftRex
+@_spi(Testing) import SwiftRex
 @_spi(Testing) import SwiftRexTesting
 import Synchronization
 import Testing
 
-/// Runs `body`, which must record exactly one issue, and returns that issue's text (the TestStore's
-/// failure messages under test).
+/// Runs `body`, which must record exactly one issue (a `TestStore` failure: an unconditional issue
+/// with a message; a failed expectation or a thrown error is not one), and returns that issue's
+/// text (the TestStore's failure messages under test).
 @MainActor
 func recordedMessage(_ body: () async -> Void) async -> String {
     let messages = Mutex<[String]>([])
     await withKnownIssue {
         await body()
     } matching: { issue in
+        guard case .unconditional = issue.kind, !issue.comments.isEmpty else { return false }
         messages.withLock { $0.append(issue.comments.map(\.rawValue).joined(separator: "\n")) }
         return true
     }
@@ -76,8 +78,8 @@ func recordedMessage(_ body: () async -> Void) async -> String {
         #expect(message.contains("+       .title: \"buy oat milk\""))
         #expect(message.contains("(100000 elements)"))
         #expect(!message.contains("row 0"), "equal rows are left out")
-        // The whole message is a few lines, however large the state.
-        #expect(message.utf8.count < 600, "message of \(message.utf8.count) bytes:\n\(message)")
+        // The whole message is a few lines, however large the state: 262 bytes.
+        #expect(message.utf8.count == 262, "message of \(message.utf8.count) bytes:\n\(message)")
     }
 
     @Test func theDifferenceDoesWorkLinearInTheStateSize() {
@@ -91,11 +93,11 @@ func recordedMessage(_ body: () async -> Void) async -> String {
         }
         let small = work(rows: 1_000)
         let large = work(rows: 100_000)
-        // Every element is compared about once: no pass over the state per element.
-        #expect(large.comparisons <= 2 * 100_000 + 50, "\(large.comparisons) comparisons for 100,000 rows")
-        #expect(large.comparisons <= 101 * small.comparisons)
-        // The output grows only with the digits of the index, not with the state.
-        #expect(large.bytes <= small.bytes + 20)
+        // Every element is compared once, plus seven comparisons of the state's other parts: no
+        // pass over the state per element.
+        #expect(small.comparisons == 1_007 && large.comparisons == 100_007, "\(small.comparisons), \(large.comparisons)")
+        // The output grows only with the digits of the index (and the count), not with the state.
+        #expect(small.bytes == 155 && large.bytes == 163, "\(small.bytes), \(large.bytes)")
     }
 
     @Test func rowsRemovedAndInsertedAreMatchedByID() {
@@ -109,7 +111,7 @@ func recordedMessage(_ body: () async -> Void) async -> String {
         #expect(text.contains("[501] (id: 501)"), "the changed row is found by id despite the shift:\n\(text)")
         #expect(text.contains(".done: false") && text.contains(".done: true"))
         #expect(text.contains("Row(id: 5000, title: \"new\""))
-        #expect(text.split(separator: "\n").count < 15, "\(text)")
+        #expect(text.split(separator: "\n").count == 8, "\(text)")
     }
 
     @Test func partsThatAreNotEquatableAreComparedThroughReflection() {
@@ -165,8 +167,11 @@ func recordedMessage(_ body: () async -> Void) async -> String {
         func chain(_ depth: Int, end: Int) -> Chain { (0..<depth).reduce(Chain.end(end)) { inner, _ in .link(inner) } }
         let deep = stateDifferenceReport(expected: chain(200, end: 1), actual: chain(200, end: 2))
         #expect(deep.differences == 1)
-        // One header line per level, up to the depth limit: bounded, however deep the value.
-        #expect(deep.text.utf8.count < 8_000, "\(deep.text.utf8.count) bytes")
+        // One header line per level, up to the depth limit (64), then the part whole: 5,467 bytes
+        // for a chain 200 deep, as for any deeper one.
+        #expect(deep.text.utf8.count == 5_467, "\(deep.text.utf8.count) bytes")
+        let deeper = stateDifferenceReport(expected: chain(2_000, end: 1), actual: chain(2_000, end: 2))
+        #expect(deeper.text.utf8.count == 5_467, "\(deeper.text.utf8.count) bytes")
     }
 
     // MARK: Received actions side by side

@@ -155,6 +155,8 @@ import Testing
         let leaked = tracker.instance()
         withKnownIssue {
             tracker.expectAllReleased()
+        } matching: { issue in
+            issue.comments.map(\.rawValue) == ["1 of 1 tracked objects are still alive"]
         }
         _ = leaked
     }

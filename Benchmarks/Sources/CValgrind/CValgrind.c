@@ -57,6 +57,9 @@ extern SWIFTREX_LAB_SWIFTCC swiftrex_lab_serial_executor swift_task_getMainExecu
 extern void *_dispatch_get_main_queue_handle_4CF(void);
 extern void _dispatch_main_queue_callback_4CF(void *message);
 
+// 0: the runtime's executors; otherwise which pass serializes the jobs.
+#define SWIFTREX_LAB_SERIAL_INSTRUCTIONS 1
+#define SWIFTREX_LAB_SERIAL_ALLOCATIONS 2
 static int swiftrex_lab_serial = 0;
 static pthread_mutex_t swiftrex_lab_jobs_lock = PTHREAD_MUTEX_INITIALIZER;
 static void *swiftrex_lab_jobs_head = NULL;
@@ -120,30 +123,51 @@ static SWIFTREX_LAB_SWIFTCC void swiftrex_lab_drain(swiftrex_lab_drain_original 
             swift_job_run(job, on_main ? main_executor : generic_executor);
             continue;
         }
-        struct pollfd pending = { .fd = main_queue, .events = POLLIN, .revents = 0 };
-        if (main_queue >= 0 && poll(&pending, 1, 0) > 0) {
-            eventfd_t ignored;
-            (void)eventfd_read(main_queue, &ignored);
-            _dispatch_main_queue_callback_4CF(NULL);
-            continue;
-        }
-        {
-            fputs("swiftrex-lab: instruction pass: no job is left to run, yet the program has not ended "
-                  "(an operation waits for a timer or another thread, which the pass cannot count)\n", stderr);
-            exit(70);
+        // The instruction pass cannot wait (valgrind runs one thread); the allocation pass waits
+        // up to 10 s, a millisecond at a time, for a timer or another thread to enqueue a job.
+        int wait_ms = swiftrex_lab_serial == SWIFTREX_LAB_SERIAL_ALLOCATIONS ? 1 : 0;
+        int waited_ms = 0;
+        for (;;) {
+            struct pollfd pending = { .fd = main_queue, .events = POLLIN, .revents = 0 };
+            if (main_queue >= 0 && poll(&pending, 1, wait_ms) > 0) {
+                eventfd_t ignored;
+                (void)eventfd_read(main_queue, &ignored);
+                _dispatch_main_queue_callback_4CF(NULL);
+                break;
+            }
+            if (main_queue < 0 && wait_ms > 0) poll(NULL, 0, wait_ms);
+            pthread_mutex_lock(&swiftrex_lab_jobs_lock);
+            int queued = swiftrex_lab_jobs_head != NULL;
+            pthread_mutex_unlock(&swiftrex_lab_jobs_lock);
+            if (queued) break;
+            waited_ms += wait_ms;
+            if (wait_ms == 0 || waited_ms >= 10000) {
+                fputs("swiftrex-lab: serialized pass: no job is left to run, yet the program has not ended "
+                      "(an operation waits for a timer or another thread, which the pass cannot run)\n", stderr);
+                exit(70);
+            }
         }
     }
 }
 
+static void swiftrex_lab_install_hooks(int mode) {
+    swift_task_enqueueGlobal_hook = swiftrex_lab_enqueue_global;
+    swift_task_enqueueMainExecutor_hook = swiftrex_lab_enqueue_main;
+    swift_task_asyncMainDrainQueue_hook = swiftrex_lab_drain;
+    swiftrex_lab_serial = mode;
+}
+
 __attribute__((constructor)) static void swiftrex_lab_install_serial_executor(void) {
+    const char *allocations = getenv("SWIFTREX_LAB_SERIAL_ALLOCATIONS");
+    if (allocations && allocations[0] == '1') {
+        swiftrex_lab_install_hooks(SWIFTREX_LAB_SERIAL_ALLOCATIONS);
+        return;
+    }
 #ifdef SWIFTREX_LAB_HAS_CALLGRIND
     if (!RUNNING_ON_VALGRIND) return;
     const char *output = getenv("SWIFTREX_LAB_CALLGRIND_OUT");
     if (!output || !*output) return;
-    swift_task_enqueueGlobal_hook = swiftrex_lab_enqueue_global;
-    swift_task_enqueueMainExecutor_hook = swiftrex_lab_enqueue_main;
-    swift_task_asyncMainDrainQueue_hook = swiftrex_lab_drain;
-    swiftrex_lab_serial = 1;
+    swiftrex_lab_install_hooks(SWIFTREX_LAB_SERIAL_INSTRUCTIONS);
 #endif
 }
 

@@ -66,7 +66,7 @@ public final class AllocationCounter {
     private var largeMIB: [Int]
     /// Each size class's request counter and the class's size: small bins, then large extents.
     private var classMIBs: [(mib: [Int], size: UInt64, isLarge: Bool)]
-    private var threadAllocatedMIB: [Int]
+    private var threadArenaMIB: [Int]
     /// Whether large (and huge) requests are read; only tests turn it off, to prove that the
     /// size-class calibration notices.
     var countsLarge = true
@@ -90,7 +90,7 @@ public final class AllocationCounter {
         }
         guard !classes.isEmpty else { throw AllocationCounterError.unavailable(name: "arenas.nbins", code: 0) }
         classMIBs = classes
-        threadAllocatedMIB = try Self.mib("thread.allocated")
+        threadArenaMIB = try Self.mib("thread.arena")
     }
 
     private static func mib(_ name: String) throws -> [Int] {
@@ -142,15 +142,55 @@ public final class AllocationCounter {
         return snapshot().since(before)
     }
 
-    /// Counts the allocations made by `body`, with the bytes the calling thread allocated
-    /// (`thread.allocated`) instead of every thread's: for synchronous work measured while other
-    /// threads allocate (tests running in parallel).
-    public func measureOnCallingThread(_ body: () -> Void) -> AllocationSnapshot {
-        let before = snapshot()
-        let bytesBefore = readUInt64(&threadAllocatedMIB)
-        body()
-        let bytes = readUInt64(&threadAllocatedMIB) &- bytesBefore
-        return AllocationSnapshot(count: snapshot().since(before).count, bytes: bytes)
+    /// The arena ``measureInOwnArena(_:)`` moves the calling thread to, created on first use
+    /// (jemalloc gives an arena made with `arenas.create` to no thread by itself).
+    private var ownArena: UInt32?
+
+    /// Counts exactly the allocations and bytes the calling thread makes in `body` (synchronous
+    /// work): the thread allocates from an arena of its own while `body` runs, and only that
+    /// arena's statistics are read, so what other threads allocate meanwhile (tests running in
+    /// parallel) cannot reach the figures. Nil when jemalloc refuses an arena.
+    public func measureInOwnArena(_ body: () -> Void) -> AllocationSnapshot? {
+        if ownArena == nil { ownArena = Self.readControl("arenas.create", as: UInt32.self) }
+        guard let arena = ownArena, var previous = Self.readControl("thread.arena", as: UInt32.self) else { return nil }
+        // Read outside the arena (reading allocates), and with nothing but `body` in between:
+        // the thread cache is emptied into the arena it came from before and after the switches.
+        // By MIB, through buffers made before: a control named by a short Swift string allocates a
+        // C copy of the name (two allocations counted per measurement that way).
+        let before = Self.arenaSnapshot(arena)
+        var target = arena
+        let switched = flushMIB.withUnsafeMutableBufferPointer { flush in
+            threadArenaMIB.withUnsafeMutableBufferPointer { threadArena in
+                _ = mallctlbymib(flush.baseAddress, flush.count, nil, nil, nil, 0)
+                guard mallctlbymib(threadArena.baseAddress, threadArena.count, nil, nil, &target, MemoryLayout<UInt32>.size) == 0 else {
+                    return false
+                }
+                body()
+                _ = mallctlbymib(flush.baseAddress, flush.count, nil, nil, nil, 0)
+                _ = mallctlbymib(threadArena.baseAddress, threadArena.count, nil, nil, &previous, MemoryLayout<UInt32>.size)
+                return true
+            }
+        }
+        return switched ? Self.arenaSnapshot(arena).since(before) : nil
+    }
+
+    /// `arena`'s request counts and bytes (size classes), the statistics refreshed first.
+    private static func arenaSnapshot(_ arena: UInt32) -> AllocationSnapshot {
+        var epoch: UInt64 = 1
+        _ = mallctl("epoch", nil, nil, &epoch, MemoryLayout<UInt64>.size)
+        let prefix = "stats.arenas.\(arena)"
+        let count =
+            (readControl("\(prefix).small.nrequests", as: UInt64.self) ?? 0) &+ (readControl("\(prefix).large.nrequests", as: UInt64.self) ?? 0)
+        var bytes: UInt64 = 0
+        for (kind, total) in [("bins", "arenas.nbins"), ("lextents", "arenas.nlextents")] {
+            let classes = Int(readControl(total, as: UInt32.self) ?? 0)
+            for index in 0..<classes {
+                let requests = readControl("\(prefix).\(kind).\(index).nrequests", as: UInt64.self) ?? 0
+                let size = readControl(kind == "bins" ? "arenas.bin.\(index).size" : "arenas.lextent.\(index).size", as: Int.self) ?? 0
+                bytes &+= requests &* UInt64(size)
+            }
+        }
+        return AllocationSnapshot(count: count, bytes: bytes)
     }
 
     /// Allocates `objects` class instances kept alive in a pre-reserved array and

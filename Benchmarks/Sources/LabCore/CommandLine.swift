@@ -12,6 +12,8 @@ public struct RunOptions: Sendable, Equatable {
     public var outputDirectory: String?
     /// `--no-write`: print the table only.
     public var writeFiles = true
+    /// `--no-ratios`: skip the paired time ratios (a plant check's runs, which only compare counts).
+    public var measureRatios = true
 
     /// Default options.
     public init() {}
@@ -92,6 +94,7 @@ public func parseCommandLine(_ arguments: [String]) throws -> LabCommand {
             case "--time-tolerance": options.timeTolerance = try number(for: argument)
             case "--time-advisory": options.timeAdvisory = true
             case "--scaling-factor": options.scalingFactor = try number(for: argument)
+            case "--instruction-growth-tolerance": options.instructionGrowthTolerance = try number(for: argument)
             case "--alloc-tolerance": options.allocationTolerance = try number(for: argument)
             case "--bytes-tolerance": options.bytesTolerance = try number(for: argument)
             case "--instruction-tolerance": options.instructionTolerance = try number(for: argument)
@@ -174,6 +177,7 @@ public func parseCommandLine(_ arguments: [String]) throws -> LabCommand {
         case "--output": options.outputDirectory = try value(for: argument)
         case "--no-write": options.writeFiles = false
         case "--no-instructions": options.countInstructions = false
+        case "--no-ratios": options.measureRatios = false
         case "--list": return .list
         case "--help", "-h": return .help
         case "--profile-scenario": profile = ProfileOptions(scenario: try value(for: argument), size: nil, iterations: 1000, dumpPath: nil)
@@ -199,10 +203,11 @@ public func parseCommandLine(_ arguments: [String]) throws -> LabCommand {
 /// Usage text.
 public let labUsage = """
     usage:
-      swiftrex-lab [run] [--quick] [--filter PREFIX[,PREFIX…]] [--no-instructions] [--output DIR] [--no-write]
+      swiftrex-lab [run] [--quick] [--filter PREFIX[,PREFIX…]] [--no-instructions] [--no-ratios] [--output DIR] [--no-write]
       swiftrex-lab --list
       swiftrex-lab compare CURRENT.json BASELINE.json [--time-tolerance 0.5] [--time-advisory]
-                           [--scaling-factor 4] [--alloc-tolerance 0] [--bytes-tolerance 0]
+                           [--scaling-factor 4] [--instruction-growth-tolerance 0.15]
+                           [--alloc-tolerance 0] [--bytes-tolerance 0]
                            [--instruction-tolerance 0.02] [--stack-tolerance 256]
                            [--filter PREFIX[,PREFIX…]] [--chart FILE.svg]
       swiftrex-lab summary BASELINE.json [--output FILE.md]   (Results/baseline.md)
@@ -211,9 +216,10 @@ public let labUsage = """
 
     A run counts instructions by re-running itself under valgrind's callgrind (valgrind must be on
     PATH; --no-instructions skips it). `count-instructions --output FILE [--filter …]` is that pass.
-    A run with jemalloc's thread caches on (its default) times with them and counts allocations in a
-    second process with them off (MALLOC_CONF=tcache:false), where other threads' allocations are
-    counted exactly: `count-allocations --output FILE [--filter …]` is that pass.
+    A run times with the runtime's executors and counts allocations in a second process with
+    jemalloc's thread caches off (MALLOC_CONF=tcache:false) and every job on the main thread
+    (SWIFTREX_LAB_SERIAL_ALLOCATIONS=1), where every figure repeats exactly:
+    `count-allocations --output FILE [--filter …]` is that pass.
 
     exit codes: 0 ok/equal, 1 run failure (calibration, jemalloc inactive, valgrind missing or failing;
                 soak: memory grew), 2 regression, 3 missing or malformed results file,

@@ -22,10 +22,16 @@ public struct CompareOptions: Sendable, Equatable {
     public var timeTolerance: Double
     /// When true, time differences are printed but never decide the exit code.
     public var timeAdvisory: Bool
-    /// A sized scenario whose growth (instructions per op at the largest counted size ÷ at the
-    /// smallest; without instruction counts, min ns/op) exceeds the baseline's growth (at least 1)
-    /// by more than this factor is a regression (from time, only when time gates). 0 disables.
+    /// A sized scenario whose growth in time (min ns/op at the largest size ÷ at the smallest, used
+    /// when it has no instruction counts at two sizes) exceeds the baseline's growth (at least 1)
+    /// by more than this factor is a regression, when time gates. 0 disables every growth check.
     public var scalingFactor: Double
+    /// A sized scenario whose growth in instructions (per op at the largest counted size ÷ at the
+    /// smallest) rose by more than this fraction over the baseline's (at least 1), plus twice the
+    /// instruction tolerance of its records (both ends move), is a regression: deterministic
+    /// counts, so an O(n log n) pass where the baseline is O(n) shows (a log factor of 1.33 from
+    /// 1,000 to 10,000 and 1.67 to 100,000).
+    public var instructionGrowthTolerance: Double
     /// Absolute tolerance on allocations per operation (0 = exact).
     public var allocationTolerance: Double
     /// Absolute tolerance on bytes allocated per operation (0 = exact, to half a byte).
@@ -39,13 +45,15 @@ public struct CompareOptions: Sendable, Equatable {
 
     /// Creates options; the defaults are those of the CLI.
     public init(
-        timeTolerance: Double = 0.5, timeAdvisory: Bool = false, scalingFactor: Double = 4, allocationTolerance: Double = 0,
+        timeTolerance: Double = 0.5, timeAdvisory: Bool = false, scalingFactor: Double = 4,
+        instructionGrowthTolerance: Double = CompareOptions.defaultInstructionGrowthTolerance, allocationTolerance: Double = 0,
         bytesTolerance: Double = 0, instructionTolerance: Double = CompareOptions.defaultInstructionTolerance,
         stackTolerance: Int = CompareOptions.defaultStackTolerance, filter: String? = nil
     ) {
         self.timeTolerance = timeTolerance
         self.timeAdvisory = timeAdvisory
         self.scalingFactor = scalingFactor
+        self.instructionGrowthTolerance = instructionGrowthTolerance
         self.allocationTolerance = allocationTolerance
         self.bytesTolerance = bytesTolerance
         self.instructionTolerance = instructionTolerance
@@ -57,6 +65,8 @@ public struct CompareOptions: Sendable, Equatable {
     public static let defaultInstructionTolerance = 0.02
     /// The instruction tolerance of a filtered run against a whole-suite baseline: ±5 %.
     public static let filteredInstructionTolerance = 0.05
+    /// Default tolerance on the rise of a sized scenario's instruction growth: 15 %.
+    public static let defaultInstructionGrowthTolerance = 0.15
     /// Default tolerance on the stack high-water: ±256 bytes.
     public static let defaultStackTolerance = 256
 }
@@ -145,7 +155,6 @@ public let normalizingBenchmark = "naive.dispatch"
 ///   unless the current run did not count instructions at all (a warning).
 /// - Stack high-water is two-sided within `stackTolerance` bytes, or 0.5 % of the baseline's
 ///   figure when that is larger.
-/// - Bytes of a record marked `bytesAdvisory` (asynchronous scenarios) are only noted.
 /// - Time: each median is divided by the same file's `naive.dispatch` median and
 ///   the ratios are compared with `timeTolerance`; advisory mode only prints.
 /// - Scaling: sized scenarios whose large/small growth rose by more than
@@ -218,9 +227,10 @@ public func compareResults(current: ResultsFile, baseline: ResultsFile, options:
         }
         compared += 1
 
-        // Allocations: exact unless the scenario declares a tolerance (scheduling noise), two-sided.
+        // Allocations: exact, two-sided (every scenario's count repeats: asynchronous ones are
+        // counted with every job on the main thread).
         let allocDelta = cur.allocsPerOp - base.allocsPerOp
-        let allocSlack = max(options.allocationTolerance, base.allocationTolerance ?? 0) + 1e-9
+        let allocSlack = options.allocationTolerance + 1e-9
         if allocDelta > allocSlack {
             add(.regression, key, "allocations/op rose \(format(base.allocsPerOp)) → \(format(cur.allocsPerOp))")
         } else if allocDelta < -allocSlack {
@@ -228,14 +238,8 @@ public func compareResults(current: ResultsFile, baseline: ResultsFile, options:
         }
         // Bytes: exact (to half a byte per op, or the tolerance), two-sided.
         let bytesDelta = cur.bytesPerOp - base.bytesPerOp
-        let bytesSlack = max(options.bytesTolerance, base.bytesTolerance ?? 0, 0.5)
-        if base.bytesAdvisory == true {
-            if abs(bytesDelta) > bytesSlack {
-                add(
-                    .note, key, "bytes/op \(format(base.bytesPerOp)) → \(format(cur.bytesPerOp)) (advisory: scheduling decides this scenario's bytes)"
-                )
-            }
-        } else if bytesDelta > bytesSlack {
+        let bytesSlack = max(options.bytesTolerance, 0.5)
+        if bytesDelta > bytesSlack {
             add(.regression, key, "bytes/op rose \(format(base.bytesPerOp)) → \(format(cur.bytesPerOp))")
         } else if bytesDelta < -bytesSlack {
             add(.improvement, key, "bytes/op fell \(format(base.bytesPerOp)) → \(format(cur.bytesPerOp)) (update the baseline)")
@@ -316,10 +320,12 @@ public func compareResults(current: ResultsFile, baseline: ResultsFile, options:
                 return (small, large, b1 / b0, c1 / c0)
             }
             if let counted = growth({ $0.instructionsPerOp }) {
-                if counted.current > max(counted.base, 1) * options.scalingFactor {
+                let ownTolerance = baseSized.compactMap(\.instructionTolerance).max() ?? 0
+                let allowed = max(counted.base, 1) * (1 + options.instructionGrowthTolerance + 2 * max(instructionTolerance, ownTolerance))
+                if counted.current > allowed {
                     add(
                         .regression, RecordKey(name: name, size: nil),
-                        "instruction growth from size \(counted.small) to \(counted.large) rose ×\(format(counted.base)) → ×\(format(counted.current)) (complexity changed?)"
+                        "instruction growth from size \(counted.small) to \(counted.large) rose ×\(format(counted.base)) → ×\(format(counted.current)) (over ×\(format(allowed)): complexity changed?)"
                     )
                 }
             } else if let timed = growth({ $0.nsPerOp.min }) {
@@ -333,13 +339,45 @@ public func compareResults(current: ResultsFile, baseline: ResultsFile, options:
         }
     }
 
+    // Ratio targets in instructions: every paired ratio with a limit (the current file's and the
+    // baseline's) is also read from the two records' instruction counts, which repeat, and the
+    // limit applies to that form too. A target the baseline meets and this run misses is a
+    // regression; one the baseline misses too is a warning on every run (it stays visible, and it
+    // is what stands between the code and its target); one this run meets and the baseline
+    // missed is an improvement (re-record the baseline).
+    if countedInstructions {
+        var targets: [(label: String, numerator: RecordKey, denominator: RecordKey, limit: Double)] = []
+        for ratio in (current.ratios ?? []) + (baseline.ratios ?? []) {
+            guard let limit = ratio.limit, !targets.contains(where: { $0.label == ratio.label }),
+                let numerator = RecordKey(parsing: ratio.numerator), let denominator = RecordKey(parsing: ratio.denominator)
+            else { continue }
+            targets.append((ratio.label, numerator, denominator, limit))
+        }
+        for target in targets where matchesFilter(target.numerator, filter) && matchesFilter(target.denominator, filter) {
+            guard let now = instructionRatio(current, target.numerator, target.denominator) else { continue }
+            let before = instructionRatio(baseline, target.numerator, target.denominator)
+            let key = RecordKey(name: target.label, size: nil)
+            let detail =
+                "instruction ratio \(format(now))× (limit \(format(target.limit))×; the baseline's \(before.map { "\(format($0))×" } ?? "not counted"))"
+            if now > target.limit {
+                if let before, before <= target.limit {
+                    add(.regression, key, "\(detail): target missed")
+                } else {
+                    add(.warning, key, "\(detail): target missed, as in the baseline")
+                }
+            } else if let before, before > target.limit {
+                add(.improvement, key, "\(detail): target now met (update the baseline)")
+            }
+        }
+    }
+
     // Paired ratios: timed like everything else, so they gate only when time does. A ratio over
     // its limit in the current run is reported whatever the baseline says.
     let baselineRatios = Dictionary((baseline.ratios ?? []).map { ($0.label, $0) }, uniquingKeysWith: { first, _ in first })
     for ratio in current.ratios ?? [] {
         let key = RecordKey(name: ratio.label, size: nil)
         if let limit = ratio.limit, !ratio.meetsLimit {
-            add(timeKind, key, "paired ratio \(format(ratio.ratio.median))× is over its limit \(format(limit))×\(advisory)")
+            add(timeKind, key, "paired time ratio \(format(ratio.ratio.median))× is over its limit \(format(limit))×\(advisory)")
         }
         guard let base = baselineRatios[ratio.label], base.ratio.median > 0 else { continue }
         let relative = ratio.ratio.median / base.ratio.median
@@ -360,6 +398,15 @@ public func compareResults(current: ResultsFile, baseline: ResultsFile, options:
         exit = .success
     }
     return CompareReport(findings: findings, compared: compared, exitCode: exit)
+}
+
+/// The instruction ratio of two records of `file` (`numerator`'s count over `denominator`'s), when
+/// both were counted.
+public func instructionRatio(_ file: ResultsFile, _ numerator: RecordKey, _ denominator: RecordKey) -> Double? {
+    guard let top = file.benchmarks.first(where: { $0.key == numerator })?.instructionsPerOp,
+        let bottom = file.benchmarks.first(where: { $0.key == denominator })?.instructionsPerOp, bottom > 0
+    else { return nil }
+    return top / bottom
 }
 
 /// A relative change as a signed percentage, e.g. `+10.2 %` or `−0.4 %`.
@@ -404,6 +451,6 @@ public func runCompare(currentPath: String, baselinePath: String, options: Compa
     let report = compareResults(current: current, baseline: baseline, options: options)
     let header =
         "compare \(currentPath) (\(current.metadata.gitRevision.prefix(12)), \(current.metadata.mode)) against \(baselinePath) (\(baseline.metadata.gitRevision.prefix(12)), \(baseline.metadata.mode))\(options.timeAdvisory ? " — time advisory" : "")\n"
-        + "gates: allocations ±\(format(options.allocationTolerance))/op, bytes ±\(format(max(options.bytesTolerance, 0.5)))/op, instructions ±\(format(options.instructionTolerance * 100)) %, stack ±\(options.stackTolerance) B, scaling ×\(format(options.scalingFactor)), time \(options.timeAdvisory ? "advisory" : "±\(format(options.timeTolerance * 100)) %")"
+        + "gates: allocations ±\(format(options.allocationTolerance))/op, bytes ±\(format(max(options.bytesTolerance, 0.5)))/op, instructions ±\(format(options.instructionTolerance * 100)) %, instruction growth +\(format(options.instructionGrowthTolerance * 100)) %, ratio targets in instructions, stack ±\(options.stackTolerance) B, time \(options.timeAdvisory ? "advisory (paired time ratios and time growth too)" : "±\(format(options.timeTolerance * 100)) %, time growth ×\(format(options.scalingFactor))")"
     return (header + "\n" + report.text, report.exitCode)
 }

@@ -42,10 +42,11 @@ public enum Reports {
         lines += body.map(line)
         if let ratios = file.ratios, !ratios.isEmpty {
             lines.append("")
-            lines.append("paired ratios (median of rounds, min–max; the samples of both interleaved):")
+            lines.append("paired ratios (median of rounds, min–max, time limit: advice; instruction ratio, limit: gated):")
             let width = ratios.map(\.label.count).max() ?? 0
             for ratio in ratios {
-                lines.append("  " + ratio.label.rightPadded(to: width) + "  " + ratioCells(ratio).joined(separator: "  "))
+                let cells = ratioCells(ratio) + instructionRatioCells(ratio, in: file)
+                lines.append("  " + ratio.label.rightPadded(to: width) + "  " + cells.filter { !$0.isEmpty }.joined(separator: "  "))
             }
         }
         return lines.joined(separator: "\n")
@@ -58,6 +59,15 @@ public enum Reports {
             format(ratio.ratio.min) + "–" + format(ratio.ratio.max),
             ratio.limit.map { "≤ " + format($0) + (ratio.meetsLimit ? " met" : " missed") } ?? "",
         ]
+    }
+
+    /// The instruction form of a paired ratio in `file` (its two records' counts) and, for a
+    /// target, whether it meets the limit: what `compare` gates.
+    private static func instructionRatioCells(_ ratio: RatioRecord, in file: ResultsFile) -> [String] {
+        guard let numerator = RecordKey(parsing: ratio.numerator), let denominator = RecordKey(parsing: ratio.denominator),
+            let value = instructionRatio(file, numerator, denominator)
+        else { return ["", ""] }
+        return [format(value) + "×", ratio.limit.map { "≤ " + format($0) + (value <= $0 ? " met" : " missed") } ?? ""]
     }
 
     /// The summary of the committed baseline (`Results/baseline.md`): its table, ratios and charts
@@ -97,10 +107,13 @@ public enum Reports {
         if let ratios = file.ratios, !ratios.isEmpty {
             out += "\n## Paired ratios\n\n"
             out += "Each ratio alternates one sample of each scenario (\(ratios[0].rounds) rounds), so both run on the same machine state; "
-            out += "the figure is the median of the rounds' ratios.\n\n"
-            out += "| ratio | median | min–max | limit |\n|---|---:|---:|---:|\n"
+            out += "the figure is the median of the rounds' ratios, and its limit is advice. The same limit on the two records' "
+            out += "instruction counts is what `compare` gates.\n\n"
+            out +=
+                "| ratio | median | min–max | time limit (advice) | instructions | limit in instructions (gated) |\n|---|---:|---:|---:|---:|---:|\n"
             for ratio in ratios {
-                out += "| `\(ratio.numerator)` / `\(ratio.denominator)` | " + ratioCells(ratio).joined(separator: " | ") + " |\n"
+                let cells = ratioCells(ratio) + instructionRatioCells(ratio, in: file)
+                out += "| `\(ratio.numerator)` / `\(ratio.denominator)` | " + cells.joined(separator: " | ") + " |\n"
             }
         }
         if !charts.isEmpty {

@@ -8,7 +8,8 @@ public struct BenchmarkRecord: Codable, Equatable, Sendable {
     public var size: Int?
     /// Nanoseconds per operation over the timed samples.
     public var nsPerOp: Summary
-    /// Heap allocations per operation (exact; fixed iteration count, min of repeats).
+    /// Heap allocations per operation (exact; fixed iteration count, min of repeats; asynchronous
+    /// work counted with every job on the main thread, so the figure does not depend on scheduling).
     public var allocsPerOp: Double
     /// Bytes allocated per operation by every thread, in jemalloc size classes (each class's
     /// request count times its size).
@@ -19,19 +20,9 @@ public struct BenchmarkRecord: Codable, Equatable, Sendable {
     public var samples: Int?
     /// Iterations the allocation figures were measured over.
     public var allocationIterations: Int?
-    /// Allocations per operation `compare` lets the record drift either way (absent: exact); set
-    /// by scenarios whose allocations happen on other threads (the larger of the scenario's own
-    /// tolerance and the asynchronous default).
-    public var allocationTolerance: Double?
-    /// The scenario's own tolerance on bytes per op, likewise.
-    public var bytesTolerance: Double?
     /// The scenario's own relative tolerance on instructions per op (0.05 = ±5 %), when it is
     /// wider than `compare`'s: for a count that depends on what ran before it in the pass.
     public var instructionTolerance: Double?
-    /// Whether `compare` only notes a change of bytes per op (asynchronous scenarios: which
-    /// thread serves an allocation, and when a buffer grows, depend on scheduling, and their bytes
-    /// moved from 12 B to 1 KiB, or 1.4 KiB to 99 KiB, per op between runs of the same code).
-    public var bytesAdvisory: Bool?
     /// Instructions executed per operation, counted by callgrind (valgrind) and differenced
     /// over two iteration counts; absent when not counted (asynchronous scenarios, sizes above
     /// the scenario's limit, or a run with `--no-instructions`).
@@ -49,8 +40,8 @@ public struct BenchmarkRecord: Codable, Equatable, Sendable {
     /// Creates a record.
     public init(
         name: String, size: Int? = nil, nsPerOp: Summary, allocsPerOp: Double, bytesPerOp: Double, iterations: Int? = nil, samples: Int? = nil,
-        allocationIterations: Int? = nil, allocationTolerance: Double? = nil, bytesTolerance: Double? = nil, instructionTolerance: Double? = nil,
-        bytesAdvisory: Bool? = nil, instructionsPerOp: Double? = nil, instructionIterations: Int? = nil, stackBytes: Int? = nil,
+        allocationIterations: Int? = nil, instructionTolerance: Double? = nil, instructionsPerOp: Double? = nil, instructionIterations: Int? = nil,
+        stackBytes: Int? = nil,
         stackMarkBytes: Int? = nil, residentBytes: Int? = nil
     ) {
         self.name = name
@@ -61,10 +52,7 @@ public struct BenchmarkRecord: Codable, Equatable, Sendable {
         self.iterations = iterations
         self.samples = samples
         self.allocationIterations = allocationIterations
-        self.allocationTolerance = allocationTolerance
-        self.bytesTolerance = bytesTolerance
         self.instructionTolerance = instructionTolerance
-        self.bytesAdvisory = bytesAdvisory
         self.instructionsPerOp = instructionsPerOp
         self.instructionIterations = instructionIterations
         self.stackBytes = stackBytes
@@ -91,6 +79,16 @@ public struct RecordKey: Hashable, Comparable, Sendable, CustomStringConvertible
 
     /// `name` or `name/size`.
     public var description: String { size.map { "\(name)/\($0)" } ?? name }
+
+    /// The key a ``description`` names (`name` or `name/size`); nil for an empty name.
+    public init?(parsing text: String) {
+        if let slash = text.lastIndex(of: "/"), let size = Int(text[text.index(after: slash)...]) {
+            self.init(name: String(text[..<slash]), size: size)
+        } else {
+            self.init(name: text, size: nil)
+        }
+        if name.isEmpty { return nil }
+    }
 
     /// Orders by name, then size (unsized first).
     public static func < (lhs: RecordKey, rhs: RecordKey) -> Bool {

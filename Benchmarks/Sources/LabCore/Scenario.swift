@@ -59,22 +59,17 @@ public enum InstructionCounting: Sendable, Equatable {
     /// Not counted, for the reason given (an operation too costly to run under valgrind).
     case skipped(reason: String)
     /// Asynchronous work (effects, `Task.yield`) that is not counted: it waits for another thread
-    /// or a timer, which the instruction pass cannot run, or takes too long under valgrind. Its
-    /// allocation figures carry a scheduling tolerance
-    /// (``Scenario/asynchronousAllocationTolerance(_:)``), recorded with them.
+    /// or a timer, which the instruction pass cannot run, or takes too long under valgrind.
     case asynchronous
     /// Asynchronous work counted as the main thread runs it, differencing `iterations` and twice
     /// as many (nil: chosen by a probe). In the instruction pass every job, the main actor's and
     /// the global executor's alike, runs on the main thread in the order it was enqueued (the
     /// lab's C shim installs the runtime's executor hooks before `main`; valgrind cannot follow a
     /// second thread), so the count covers the whole operation, its hops and tasks included, and
-    /// repeats from run to run; a worker thread's wake-ups are not in it. Its allocation figures
-    /// carry the same scheduling tolerance as ``asynchronous``'s: a normal run still spreads the
-    /// work over threads.
+    /// repeats from run to run; a worker thread's wake-ups are not in it.
     case serialized(iterations: Int? = nil)
 
-    /// Whether the scenario's work is asynchronous (its allocation figures carry a tolerance and
-    /// its bytes are advisory).
+    /// Whether the scenario's work is asynchronous.
     public var isAsynchronous: Bool {
         switch self {
         case .asynchronous, .serialized: return true
@@ -118,10 +113,6 @@ public struct Scenario {
     public var isBaseline: Bool
     /// Overrides the fixed allocation-measurement iteration count (same in every mode).
     public var allocationIterations: Int?
-    /// Allocations per operation that `compare` lets this scenario's records drift either way
-    /// (0: exact). Only for work on other threads, whose count jitters with libdispatch's
-    /// continuation caches; keep it below 1 so one more allocation per operation still fails.
-    public var allocationTolerance: Double = 0
     /// Relative tolerance on instructions per operation that `compare` allows this scenario's
     /// records when it is wider than its own (0: `compare`'s). Only for a count that moves with
     /// what the instruction pass ran before it; say by how much where it is declared.
@@ -152,14 +143,13 @@ public struct Scenario {
 
     /// An unsized scenario whose setup returns the measured closure.
     public init(
-        name: String, isBaseline: Bool = false, allocationIterations: Int? = nil, allocationTolerance: Double = 0, minimumIterations: Int = 1,
+        name: String, isBaseline: Bool = false, allocationIterations: Int? = nil, minimumIterations: Int = 1,
         instructionTolerance: Double = 0, instructions: InstructionCounting = .default, setup: @escaping @MainActor () -> Measured
     ) {
         self.name = name
         self.sizes = nil
         self.isBaseline = isBaseline
         self.allocationIterations = allocationIterations
-        self.allocationTolerance = allocationTolerance
         self.minimumIterations = minimumIterations
         self.instructionTolerance = instructionTolerance
         self.instructions = instructions
@@ -169,36 +159,16 @@ public struct Scenario {
     /// A scenario whose setup returns a full `ScenarioBody` (extras such as a stack probe or a
     /// settle step).
     public init(
-        name: String, sizes: [Int]? = nil, allocationIterations: Int? = nil, allocationTolerance: Double = 0, instructionTolerance: Double = 0,
+        name: String, sizes: [Int]? = nil, allocationIterations: Int? = nil, instructionTolerance: Double = 0,
         instructions: InstructionCounting = .default, body: @escaping @MainActor (Int?) -> ScenarioBody
     ) {
         self.name = name
         self.sizes = sizes
         self.isBaseline = false
         self.allocationIterations = allocationIterations
-        self.allocationTolerance = allocationTolerance
         self.instructionTolerance = instructionTolerance
         self.instructions = instructions
         self.setup = body
-    }
-
-    /// The tolerance an asynchronous scenario's allocation figures carry: 5 % of the figure, and
-    /// at least 0.05 allocations and 256 bytes per op. How many allocations another thread makes
-    /// during the loop, and how many drains the main actor runs (each growing the mailbox's
-    /// buffer), depend on scheduling: under load the mailbox round trip read 0.017 allocations and
-    /// 133 bytes per op in one run, 0.006 and 1.5 in another. One more allocation per op, or a
-    /// 64 KiB one, still shows.
-    public static func asynchronousAllocationTolerance(_ figures: (allocations: Double, bytes: Double)) -> (allocations: Double, bytes: Double) {
-        (max(0.05, figures.allocations * 0.05), max(256, figures.bytes * 0.05))
-    }
-
-    /// The allocation and byte tolerances this scenario's record carries for the figures measured:
-    /// ``asynchronousAllocationTolerance(_:)``, its allocations widened to the scenario's own
-    /// ``allocationTolerance`` when that is larger; nil when the figures are exact.
-    public func tolerance(allocationsPerOp: Double, bytesPerOp: Double) -> (allocations: Double, bytes: Double)? {
-        guard instructions.isAsynchronous || allocationTolerance > 0 else { return nil }
-        let tolerance = Scenario.asynchronousAllocationTolerance((allocationsPerOp, bytesPerOp))
-        return (max(tolerance.allocations, allocationTolerance), tolerance.bytes)
     }
 
     /// The record keys this scenario produces.
@@ -290,10 +260,7 @@ public struct Runner {
             iterations: timing.iterationsPerSample,
             samples: timing.nanosecondsPerOperation.count,
             allocationIterations: allocations?.allocationIterations,
-            allocationTolerance: allocations?.allocationTolerance,
-            bytesTolerance: allocations?.bytesTolerance,
             instructionTolerance: scenario.instructionTolerance > 0 ? scenario.instructionTolerance : nil,
-            bytesAdvisory: scenario.instructions.isAsynchronous ? true : nil,
             stackBytes: stack?.highWater,
             stackMarkBytes: stack?.markBytes,
             residentBytes: ProcessMemory.residentBytes()
@@ -301,7 +268,7 @@ public struct Runner {
     }
 
     /// Counts one scenario's allocations and bytes on `body` (a fresh setup) over a fixed
-    /// iteration count until a reading repeats, with the tolerance its record carries.
+    /// iteration count until a reading repeats.
     public func measureAllocations(_ scenario: Scenario, size: Int?, body: ScenarioBody) async -> AllocationMeasurement {
         let allocationIterations = scenario.allocationIterations ?? configuration.allocationIterations
         let allocations = await Harness.allocations(
@@ -309,11 +276,8 @@ public struct Runner {
         )
         let allocsPerOp = Double(allocations.count) / Double(allocationIterations)
         let bytesPerOp = Double(allocations.bytes) / Double(allocationIterations)
-        let tolerance = scenario.tolerance(allocationsPerOp: allocsPerOp, bytesPerOp: bytesPerOp)
         return AllocationMeasurement(
-            name: scenario.name, size: size, allocsPerOp: allocsPerOp, bytesPerOp: bytesPerOp,
-            allocationIterations: allocationIterations, allocationTolerance: tolerance?.allocations, bytesTolerance: tolerance?.bytes
-        )
+            name: scenario.name, size: size, allocsPerOp: allocsPerOp, bytesPerOp: bytesPerOp, allocationIterations: allocationIterations)
     }
 
     /// Runs every selected job, logging progress.

@@ -98,23 +98,21 @@ struct SwiftRexLab {
         print(
             "calibration: 1000 objects and \(sizeClasses.summary) counted exactly (\(metadata.allocator ?? "jemalloc")); revision \(metadata.gitRevision.prefix(12)); \(metadata.toolchain)"
         )
-        // With thread caches on, other threads' allocations reach the statistics late: times are
-        // taken here and allocations counted by a second process with the caches off.
-        let separateAllocationPass = AllocationPass.isNeeded
+        // Times are taken here, with the runtime's executors and whatever MALLOC_CONF says (thread
+        // caches on by default, as an app runs); allocations are counted by a second process with
+        // thread caches off and every job on the main thread, where they repeat exactly.
         metadata.allocatorSettings =
-            separateAllocationPass
-            ? "timed with thread caches on; allocations counted in a second process with MALLOC_CONF=\(AllocationPass.mallocConfiguration)"
-            : "thread caches off (MALLOC_CONF=\(ProcessInfo.processInfo.environment["MALLOC_CONF"] ?? "")): timed and counted in one process"
+            "timed with MALLOC_CONF='\(ProcessInfo.processInfo.environment["MALLOC_CONF"] ?? "")'; allocations counted in a second process with MALLOC_CONF=\(AllocationPass.mallocConfiguration) and every job on the main thread"
         print("allocator: \(metadata.allocatorSettings!)")
-        let runner = Runner(configuration: configuration, counter: counter, countsAllocations: !separateAllocationPass, log: { print($0) })
+        let runner = Runner(configuration: configuration, counter: counter, countsAllocations: false, log: { print($0) })
         var records = await runner.run(scenarios, filter: options.filter)
         print(
             "\npaired ratios: \(configuration.ratioRounds) rounds of ~\(formatDuration(Double(configuration.ratioSampleNanoseconds))) samples, the two scenarios alternating"
         )
-        let ratios = await runner.measureRatios(RatioRegistry.all, scenarios: scenarios, filter: options.filter)
-        if separateAllocationPass {
+        let ratios = options.measureRatios ? await runner.measureRatios(RatioRegistry.all, scenarios: scenarios, filter: options.filter) : []
+        do {
             let passStart = monotonicNanoseconds()
-            print("\nallocations: counting in a second process with MALLOC_CONF=\(AllocationPass.mallocConfiguration)")
+            print("\nallocations: counting in a second process with MALLOC_CONF=\(AllocationPass.mallocConfiguration), every job on the main thread")
             do {
                 let measurements = try AllocationPass.run(executable: executablePath(), filter: options.filter, log: { print("  " + $0) })
                 records = AllocationPass.merge(measurements, into: records)
@@ -250,6 +248,7 @@ struct SwiftRexLab {
     /// selected scenario's allocations and bytes and writes the figures as JSON.
     static func countAllocations(filter: String?, output: String) async -> ExitCode {
         guard !AllocationCounter.threadCachesEnabled else { return fail("\(AllocationPassError.threadCachesOn)") }
+        guard AllocationPass.jobsSerialized else { return fail("\(AllocationPassError.jobsNotSerialized)") }
         let counter: AllocationCounter
         do {
             counter = try calibratedCounter().counter
@@ -262,14 +261,13 @@ struct SwiftRexLab {
         let width = String(jobs.count).count
         for (index, (scenario, size)) in jobs.enumerated() {
             let start = monotonicNanoseconds()
-            // Another setup is first timed as a quick run times it, as a run times every scenario
-            // before counting it: what the process builds up while work runs for a while
-            // (libdispatch's continuation caches, the executor's threads) is then not counted
-            // against the scenario. Counted cold, the effect scenarios read one allocation more
-            // per thousand operations (a keyed task's dispatch: 6.001), and so they did after a
-            // warm-up of a thousand operations.
+            // Another setup first runs as many operations as are counted (a fixed number, so the
+            // process's history, and with it the figure, is the same in every run): one-time work
+            // of the process (runtime caches, lazily built tables) is then not counted against
+            // the scenario.
             let warmUp = scenario.setup(size)
-            _ = await Harness.time(warmUp.run, settle: warmUp.settle, configuration: .quick, minimumIterations: scenario.minimumIterations)
+            await warmUp.run(max(scenario.allocationIterations ?? runner.configuration.allocationIterations, scenario.minimumIterations))
+            await warmUp.settle?()
             let measurement = await runner.measureAllocations(scenario, size: size, body: scenario.setup(size))
             measurements.append(measurement)
             let position = String(index + 1).leftPaddedForLab(to: width) + "/\(jobs.count)"

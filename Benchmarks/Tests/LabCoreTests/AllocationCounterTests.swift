@@ -72,20 +72,28 @@ struct AllocationCounterTests {
         #expect(best == AllocationSnapshot(count: 10, bytes: 10 * 81_920))
     }
 
-    @Test("an asynchronous scenario's records carry a scheduling tolerance; a synchronous one's do not")
-    @MainActor
-    func asynchronousTolerance() async throws {
+    @Test("in an arena of its own, the calling thread's allocations are counted exactly")
+    func ownArena() throws {
         let counter = try AllocationCounter()
-        let tiny = RunConfiguration(mode: "quick", samples: 2, targetSampleNanoseconds: 100_000)
-        let runner = Runner(configuration: tiny, counter: counter, log: { _ in })
-        let asynchronous = await runner.measure(Scenario(name: "a", instructions: .asynchronous) { { _ in } }, size: nil)
-        #expect(asynchronous.allocationTolerance == 0.05 && asynchronous.bytesTolerance == 256)
-        let serialized = await runner.measure(Scenario(name: "b", instructions: .serialized()) { { _ in } }, size: nil)
-        #expect(serialized.allocationTolerance == 0.05 && serialized.bytesTolerance == 256 && serialized.bytesAdvisory == true)
-        let wide = Scenario.asynchronousAllocationTolerance((allocations: 960, bytes: 280_000))
-        #expect(wide.allocations == 48 && wide.bytes == 14_000)
-        let synchronous = await runner.measure(Scenario(name: "s") { { _ in } }, size: nil)
-        #expect(synchronous.allocationTolerance == nil && synchronous.bytesTolerance == nil)
+        var measured: [AllocationSnapshot] = []
+        // Twice: the first round also builds what the process builds once (the class's metadata).
+        for _ in 0..<2 {
+            var keep: [[UInt8]] = []
+            keep.reserveCapacity(10)
+            var objects: [Probe] = []
+            objects.reserveCapacity(1_000)
+            measured.append(
+                try #require(
+                    counter.measureInOwnArena {
+                        for _ in 0..<10 { keep.append([UInt8](repeating: 1, count: 65_536)) }
+                        for index in 0..<1_000 { objects.append(Probe(index)) }
+                    }))
+            blackHole(keep)
+            blackHole(objects)
+        }
+        #expect(counter.measureInOwnArena {} == AllocationSnapshot(count: 0, bytes: 0))
+        // Ten arrays in the 80 KiB class and a thousand 32-byte objects.
+        #expect(measured[1] == AllocationSnapshot(count: 1_010, bytes: 10 * 81_920 + 1_000 * 32), "\(measured)")
     }
 
     @Test("bytes are counted in jemalloc size classes")

@@ -9,19 +9,14 @@ struct AllocationPassTests {
         let records = Fixture.results().benchmarks
         let counted = [
             AllocationMeasurement(
-                name: "behavior.react.produce", size: nil, allocsPerOp: 5, bytesPerOp: 320, allocationIterations: 1000, allocationTolerance: 0.25,
-                bytesTolerance: 256),
-            AllocationMeasurement(
-                name: "endomut.zerocopy", size: 1_000, allocsPerOp: 1, bytesPerOp: 48, allocationIterations: 500, allocationTolerance: nil,
-                bytesTolerance: nil),
-            AllocationMeasurement(
-                name: "not.run", size: nil, allocsPerOp: 9, bytesPerOp: 9, allocationIterations: 1, allocationTolerance: nil, bytesTolerance: nil),
+                name: "behavior.react.produce", size: nil, allocsPerOp: 5, bytesPerOp: 320, allocationIterations: 1000),
+            AllocationMeasurement(name: "endomut.zerocopy", size: 1_000, allocsPerOp: 1, bytesPerOp: 48, allocationIterations: 500),
+            AllocationMeasurement(name: "not.run", size: nil, allocsPerOp: 9, bytesPerOp: 9, allocationIterations: 1),
         ]
         let merged = AllocationPass.merge(counted, into: records)
         #expect(merged.map(\.key) == records.map(\.key))
         let produce = merged.first { $0.name == "behavior.react.produce" }!
         #expect(produce.allocsPerOp == 5 && produce.bytesPerOp == 320 && produce.allocationIterations == 1000)
-        #expect(produce.allocationTolerance == 0.25 && produce.bytesTolerance == 256)
         let sized = merged.first { $0.name == "endomut.zerocopy" && $0.size == 1_000 }!
         #expect(sized.allocsPerOp == 1 && sized.bytesPerOp == 48 && sized.allocationIterations == 500)
         let other = merged.first { $0.name == "endomut.zerocopy" && $0.size == 100 }!

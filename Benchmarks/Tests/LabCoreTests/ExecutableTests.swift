@@ -10,6 +10,10 @@ private let labExecutable: URL? = {
     return candidates.first { FileManager.default.isExecutableFile(atPath: $0.path) }
 }()
 
+/// Whether the tests run under CI (`CI` set, as `.ci/run` does): there the executable and valgrind
+/// must be present, and a suite that needs them fails instead of being skipped.
+private let underCI = ProcessInfo.processInfo.environment["CI"] != nil
+
 /// Runs the lab with `arguments` (and extra environment); returns its exit status and combined output.
 private func runLab(_ arguments: [String], environment: [String: String] = [:]) throws -> (status: Int32, output: String) {
     let executable = try #require(labExecutable)
@@ -18,7 +22,7 @@ private func runLab(_ arguments: [String], environment: [String: String] = [:]) 
     return (result.status, String(decoding: result.output, as: UTF8.self))
 }
 
-@Suite("Executable end to end", .enabled(if: labExecutable != nil, "swiftrex-lab is not built next to the tests"))
+@Suite("Executable end to end", .enabled(if: labExecutable != nil || underCI, "swiftrex-lab is not built next to the tests"))
 struct ExecutableTests {
     @Test("compare exit codes: 0 identical, 2 planted regression, 4 improvement, 3 missing or malformed")
     func compareExitCodes() throws {
@@ -50,7 +54,7 @@ private func temporaryDirectory() throws -> String {
     return url.path
 }
 
-@Suite("Executable runs", .serialized, .enabled(if: labExecutable != nil, "swiftrex-lab is not built next to the tests"))
+@Suite("Executable runs", .serialized, .enabled(if: labExecutable != nil || underCI, "swiftrex-lab is not built next to the tests"))
 struct ExecutableRunTests {
     @Test("a run without instructions records the stack high-water and says it counted no instructions")
     func runWithoutInstructions() throws {
@@ -66,34 +70,47 @@ struct ExecutableRunTests {
         #expect(file.benchmarks.map(\.name) == ["raw.dispatch", "naive.dispatch", "stack.raw"])
     }
 
-    @Test("thread caches on: times here, counts allocations in a second process with them off, the same figures")
+    @Test("allocations are counted in a second process, thread caches off and every job on the main thread, whatever the run's MALLOC_CONF")
     func allocationPass() throws {
-        let cachesOn = try temporaryDirectory()
-        let on = try runLab(
-            ["--quick", "--no-instructions", "--filter", "stack.lift3.producer", "--output", cachesOn], environment: ["MALLOC_CONF": ""])
-        #expect(on.status == 0, "\(on.output)")
-        #expect(on.output.contains("allocations: counting in a second process with MALLOC_CONF=tcache:false"))
-        let cachesOff = try temporaryDirectory()
-        let off = try runLab(
-            ["--quick", "--no-instructions", "--filter", "stack.lift3.producer", "--output", cachesOff], environment: ["MALLOC_CONF": "tcache:false"])
-        #expect(off.status == 0, "\(off.output)")
-        #expect(!off.output.contains("second process"))
-        let counted = try ResultsIO.load(path: cachesOn + "/latest.json", role: "current")
-        let inProcess = try ResultsIO.load(path: cachesOff + "/latest.json", role: "current")
-        #expect(counted.metadata.allocatorSettings?.contains("timed with thread caches on") == true)
-        #expect(inProcess.metadata.allocatorSettings?.contains("timed and counted in one process") == true)
-        let record = try #require(counted.record("stack.lift3.producer"))
-        let reference = try #require(inProcess.record("stack.lift3.producer"))
-        #expect(record.allocsPerOp > 0)
-        #expect(record.allocsPerOp == reference.allocsPerOp && record.bytesPerOp == reference.bytesPerOp)
-        #expect(record.allocationIterations == reference.allocationIterations)
+        var records: [BenchmarkRecord] = []
+        for settings in ["", "tcache:false"] {
+            let directory = try temporaryDirectory()
+            let result = try runLab(
+                ["--quick", "--no-instructions", "--filter", "stack.lift3.producer", "--output", directory], environment: ["MALLOC_CONF": settings])
+            #expect(result.status == 0, "\(result.output)")
+            #expect(result.output.contains("allocations: counting in a second process with MALLOC_CONF=tcache:false, every job on the main thread"))
+            let file = try ResultsIO.load(path: directory + "/latest.json", role: "current")
+            #expect(file.metadata.allocatorSettings?.contains("every job on the main thread") == true)
+            records.append(try #require(file.record("stack.lift3.producer")))
+        }
+        #expect(records[0].allocsPerOp > 0)
+        #expect(records[0].allocsPerOp == records[1].allocsPerOp && records[0].bytesPerOp == records[1].bytesPerOp)
+        #expect(records[0].allocationIterations == records[1].allocationIterations)
     }
 
-    @Test("the allocation pass refuses to count with thread caches on")
-    func allocationPassNeedsCachesOff() throws {
-        let result = try runLab(["count-allocations", "--output", "/tmp/unused.json"], environment: ["MALLOC_CONF": ""])
-        #expect(result.status == 1)
-        #expect(result.output.contains("count-allocations needs jemalloc's thread caches off"))
+    @Test("an asynchronous scenario's allocations and bytes repeat exactly from run to run")
+    func asynchronousAllocationsRepeat() throws {
+        var figures: [[Double]] = []
+        for _ in 0..<2 {
+            let directory = try temporaryDirectory()
+            let result = try runLab(["--quick", "--no-instructions", "--filter", "effects.task.roundtrip.raw", "--output", directory])
+            #expect(result.status == 0, "\(result.output)")
+            let record = try #require(try ResultsIO.load(path: directory + "/latest.json", role: "current").record("effects.task.roundtrip.raw"))
+            figures.append([record.allocsPerOp, record.bytesPerOp])
+        }
+        // A Task per operation: at least its object and its first slab.
+        #expect(figures[0][0] >= 2 && figures[0] == figures[1], "\(figures)")
+    }
+
+    @Test("the allocation pass refuses to count with thread caches on, or with the runtime's executors")
+    func allocationPassNeedsCachesOffAndSerialJobs() throws {
+        let cachesOn = try runLab(
+            ["count-allocations", "--output", "/tmp/unused.json"], environment: ["MALLOC_CONF": "", "SWIFTREX_LAB_SERIAL_ALLOCATIONS": "1"])
+        #expect(cachesOn.status == 1)
+        #expect(cachesOn.output.contains("count-allocations needs jemalloc's thread caches off"))
+        let threaded = try runLab(["count-allocations", "--output", "/tmp/unused.json"], environment: ["MALLOC_CONF": "tcache:false"])
+        #expect(threaded.status == 1)
+        #expect(threaded.output.contains("count-allocations needs every job on the main thread"))
     }
 
     @Test("the instruction pass refuses to run outside valgrind")
@@ -112,7 +129,7 @@ struct ExecutableRunTests {
 
     @Test(
         "under valgrind the run counts instructions, the same figure twice",
-        .enabled(if: InstructionPass.valgrindVersion() != nil, "valgrind is not installed"))
+        .enabled(if: InstructionPass.valgrindVersion() != nil || underCI, "valgrind is not installed"))
     func countsInstructions() throws {
         var figures: [Double] = []
         for _ in 0..<2 {
@@ -130,7 +147,7 @@ struct ExecutableRunTests {
 
     @Test(
         "under valgrind an asynchronous round trip is counted on the main thread, the same figure twice",
-        .enabled(if: InstructionPass.valgrindVersion() != nil, "valgrind is not installed"))
+        .enabled(if: InstructionPass.valgrindVersion() != nil || underCI, "valgrind is not installed"))
     func countsAsynchronousInstructions() throws {
         // `effects.roundtrip.taskPerAction` starts a Task per action and awaits the last answer:
         // the pass runs every job on the main thread, so it neither crashes valgrind nor waits

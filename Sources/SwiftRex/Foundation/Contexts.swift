@@ -115,44 +115,6 @@ internal class PreReducerStateReader<State> {
     func inspect(_ body: (inout State) -> Void) -> Bool { false }
 }
 
-/// A Store's phase-1 reader: reads the live state where it lies (weakly) and, during phase 1, the
-/// dispatch's source where the dispatch keeps it, so no dispatch copies its source into a context.
-/// A context kept past phase 1 keeps its reader alive: the Store then copies the source into the
-/// reader (``keptSource``) and dispatches through a successor, so the kept context still reads
-/// its own action's source.
-@MainActor
-@usableFromInline
-internal final class StoreStateReader<State>: PreReducerStateReader<State> {
-    @usableFromInline let inspectState: @MainActor ((inout State) -> Void) -> Bool
-    /// The source of the dispatch in phase 1 (valid during phase 1 only). Exclusivity is not
-    /// checked dynamically: only the Store's phase 1, on the main actor, writes it.
-    @exclusivity(unchecked) @usableFromInline var dispatchedSource: UnsafePointer<ActionSource>?
-    /// The source of the dispatch this reader served, once a context outlived its phase 1.
-    @exclusivity(unchecked) @usableFromInline var keptSource: ActionSource?
-
-    @inlinable
-    init(inspectState: @escaping @MainActor ((inout State) -> Void) -> Bool, generators: @escaping @Sendable () -> StoreGenerators) {
-        self.inspectState = inspectState
-        super.init(generators: generators)
-    }
-
-    @inlinable
-    override var source: ActionSource {
-        if let keptSource { return keptSource }
-        guard let dispatchedSource else { return super.source }
-        return dispatchedSource.pointee
-    }
-
-    @inlinable
-    override func inspect(_ body: (inout State) -> Void) -> Bool { inspectState(body) }
-
-    /// A reader over the same state and generators, for the dispatches after this one.
-    @inlinable
-    func successor() -> StoreStateReader {
-        StoreStateReader(inspectState: inspectState, generators: readGenerators)
-    }
-}
-
 /// A reader with a source of its own (a context made outside a Store's dispatch).
 @MainActor
 @usableFromInline
@@ -329,12 +291,3 @@ public struct PostReducerContext<State, Environment> {
 }
 
 extension PostReducerContext: Sendable where Environment: Sendable {}
-
-/// Calls `body` with the address of `source`, lent for the call (no copy). A function of this
-/// module, not `withUnsafePointer(to:_:)` called directly: a main-actor closure handed straight to
-/// the standard library has its executor checked at every call.
-@inlinable
-@inline(__always)
-internal func withLentSource<Result>(_ source: borrowing ActionSource, _ body: (UnsafePointer<ActionSource>) -> Result) -> Result {
-    withUnsafePointer(to: source, body)
-}

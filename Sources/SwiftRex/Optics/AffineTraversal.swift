@@ -68,14 +68,11 @@ public struct AffineTraversal<Whole, Part>: Sendable {
         inlineRange = SwiftRex.inlineRange(of: keyPath)
         if let offset = MemoryLayout<Whole>.offset(of: keyPath) {
             inPlace = .optional(offset)
-            self.preview = { whole in
-                withUnsafePointer(to: whole) { UnsafeRawPointer($0).advanced(by: offset).assumingMemoryBound(to: Part?.self).pointee }
-            }
+            self.preview = { InPlaceFocus.part(at: offset, of: $0, as: Part?.self) }
             self.tryModifyBody = { whole, body in
-                withUnsafeMutablePointer(to: &whole) { pointer in
-                    let slot = UnsafeMutableRawPointer(pointer).advanced(by: offset).assumingMemoryBound(to: Part?.self)
-                    guard slot.pointee != nil else { return false }
-                    body(&slot.pointee!)
+                InPlaceFocus.modifyPart(at: offset, of: &whole, as: Part?.self) { slot in
+                    guard slot != nil else { return false }
+                    body(&slot!)
                     return true
                 }
             }

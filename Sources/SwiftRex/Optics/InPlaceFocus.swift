@@ -1,8 +1,11 @@
+// One of the library's unsafe files: parts of a value reached at their byte offset.
+//
 // Where an optic's focus lies inside the whole when it can be reached with pointer arithmetic
 // alone: the key-path optics know, and every read and write through them then happens at the
 // focus's address. No accessor runs and nothing is copied, whatever the size of the whole or of
 // the part; a `get` through a closure, by contrast, returns the part by value, and Swift copies
-// a large value type onto the stack to do that.
+// a large value type onto the stack to do that. Every use below relies on one invariant: an
+// offset is `MemoryLayout<Whole>.offset(of:)` of a key path to a stored part of the given type.
 
 /// How an optic reaches its focus in place: a stored part at a fixed byte offset, or the payload
 /// of an `Optional` stored at a fixed byte offset.
@@ -60,6 +63,26 @@ internal enum InPlaceFocus: Sendable, Equatable {
                 // An optional's payload lies at its start.
                 return slot.withMemoryRebound(to: Part.self, capacity: 1) { body($0.pointee) }
             }
+        }
+    }
+}
+
+extension InPlaceFocus {
+    /// The part stored inline at `offset` of `whole` (a copy of it).
+    @inlinable
+    @inline(__always)
+    static func part<Whole, Part>(at offset: Int, of whole: Whole, as _: Part.Type) -> Part {
+        withUnsafePointer(to: whole) { UnsafeRawPointer($0).advanced(by: offset).assumingMemoryBound(to: Part.self).pointee }
+    }
+
+    /// Runs `body` on the part stored inline at `offset` of `whole`, where it lies.
+    @inlinable
+    @inline(__always)
+    static func modifyPart<Whole, Part, Result>(
+        at offset: Int, of whole: inout Whole, as _: Part.Type, _ body: (inout Part) -> Result
+    ) -> Result {
+        withUnsafeMutablePointer(to: &whole) { pointer in
+            body(&UnsafeMutableRawPointer(pointer).advanced(by: offset).assumingMemoryBound(to: Part.self).pointee)
         }
     }
 }

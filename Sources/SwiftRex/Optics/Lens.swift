@@ -68,14 +68,8 @@ public struct Lens<Whole, Part>: Sendable {
     public init(_ keyPath: WritableKeyPath<Whole, Part>) {
         inlineRange = SwiftRex.inlineRange(of: keyPath)
         if let offset = MemoryLayout<Whole>.offset(of: keyPath) {
-            self.get = { whole in
-                withUnsafePointer(to: whole) { UnsafeRawPointer($0).advanced(by: offset).assumingMemoryBound(to: Part.self).pointee }
-            }
-            self.modifyBody = { whole, body in
-                withUnsafeMutablePointer(to: &whole) { pointer in
-                    body(&UnsafeMutableRawPointer(pointer).advanced(by: offset).assumingMemoryBound(to: Part.self).pointee)
-                }
-            }
+            self.get = { InPlaceFocus.part(at: offset, of: $0, as: Part.self) }
+            self.modifyBody = { whole, body in InPlaceFocus.modifyPart(at: offset, of: &whole, as: Part.self, body) }
             return
         }
         nonisolated(unsafe) let path = keyPath

@@ -57,17 +57,15 @@ public struct Prism<Whole, Part>: Sendable {
     @inlinable
     @discardableResult
     public func tryModify(_ whole: inout Whole, _ body: (inout Part) -> Void) -> Bool {
-        withUnsafeMutablePointer(to: &whole) { pointer in
-            let moved = pointer.move()
-            guard var part = preview(moved) else {
-                pointer.initialize(to: moved)
-                return false
-            }
-            _ = consume moved
-            body(&part)
-            pointer.initialize(to: review(part))
-            return true
+        let moved = consume whole
+        guard var part = preview(moved) else {
+            whole = moved
+            return false
         }
+        _ = consume moved
+        body(&part)
+        whole = review(part)
+        return true
     }
 
     /// This prism seen as an affine traversal (in place, see ``tryModify(_:_:)``).

@@ -76,14 +76,8 @@ extension Lens {
             preconditionFailure("\(keyPath) is not a stored property laid out inline in \(Whole.self): write its lens with Lens(get:set:)")
         }
         self.init(
-            get: { whole in
-                withUnsafePointer(to: whole) { UnsafeRawPointer($0).advanced(by: offset).assumingMemoryBound(to: Part.self).pointee }
-            },
-            modify: { whole, body in
-                withUnsafeMutablePointer(to: &whole) { pointer in
-                    body(&UnsafeMutableRawPointer(pointer).advanced(by: offset).assumingMemoryBound(to: Part.self).pointee)
-                }
-            },
+            get: { InPlaceFocus.part(at: offset, of: $0, as: Part.self) },
+            modify: { whole, body in InPlaceFocus.modifyPart(at: offset, of: &whole, as: Part.self, body) },
             inlineRange: offset..<(offset + MemoryLayout<Part>.size)
         )
     }

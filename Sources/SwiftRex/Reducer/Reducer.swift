@@ -48,9 +48,7 @@ public struct Reducer<ActionType: Sendable, StateType: Sendable>: Sendable {
     public func apply(_ action: ActionType, to state: inout StateType) {
         // Each unit's `run` read where it lies: iterating the units would copy (retain and
         // release) every field of each.
-        units.withUnsafeBufferPointer { units in
-            for index in units.indices { units[index].run(action, &state) }
-        }
+        for index in units.indices { units[index].run(action, &state) }
     }
 
     /// Whether applying `action` to `state` would run any mutation (`false` only when every unit is a
@@ -58,14 +56,12 @@ public struct Reducer<ActionType: Sendable, StateType: Sendable>: Sendable {
     @inlinable
     public func willMutate(_ action: ActionType, in state: StateType) -> Bool {
         var state = state
-        return units.withUnsafeBufferPointer { units in
-            for index in units.indices {
-                // A unit without a test always applies.
-                guard let applies = units[index].applies else { return true }
-                if applies(action, &state) { return true }
-            }
-            return false
+        for index in units.indices {
+            // A unit without a test always applies.
+            guard let applies = units[index].applies else { return true }
+            if applies(action, &state) { return true }
         }
+        return false
     }
 
     /// The outcome of `action` on `state`: `.unchanged` when no unit applies, else the mutation.

@@ -1,10 +1,9 @@
 /// A FIFO in memory it owns: elements are moved in and moved out, never copied, and a drained
 /// buffer is emptied without visiting its slots. (An `Array` would need a marker written into
-/// every slot a drain moves out of, and then destroys every marker through the element type's
-/// generic value witness: about 100 instructions per action; emptying one with
-/// `removeAll(keepingCapacity:)` costs another hundred.) Its storage is kept when it empties, so
-/// buffers swapped between the mailbox and the Store, or refilled every turn, stop allocating.
-/// The mailbox's entries and the Store's synchronous queue live in one.
+/// every slot a drain moves out of, then destroy every marker through the element type's generic
+/// value witness, on every action.) Its storage is kept when it empties, so buffers swapped
+/// between the mailbox and the Store, or refilled every turn, stop allocating. The mailbox's
+/// entries and the Store's synchronous queue live in one.
 @usableFromInline
 internal struct MoveBuffer<Element: Sendable>: ~Copyable, @unchecked Sendable {
     // `@unchecked`: a buffer is only reached under the mailbox's lock or on the main actor.

@@ -1,22 +1,4 @@
 extension Store {
-    /// Phase 1's context around `body`: the store's reader (moved out of the store and back, not
-    /// retained), which reads the lent `source` where it lies until `body` returns.
-    @inlinable
-    @inline(__always)
-    internal func withPhaseOneContext(source: UnsafePointer<ActionSource>, _ body: (PreReducerContext<State>) -> Void) {
-        // The Store's reference moves into the context (the slot keeps a stale copy until P1 ends).
-        let lentReader = phaseOneReader.takeRetainedValue()
-        lentReader.dispatchedSource = source
-        let context = PreReducerContext<State>(reader: consume lentReader)
-        body(context)
-        // The reader the context was given, moved back (it is the store's own).
-        var reader = unsafeDowncast((consume context).reader, to: StoreStateReader<State>.self)
-        reader.dispatchedSource = nil
-        // A context kept past P1 keeps the reader alive: it must go on reading this source.
-        if !isKnownUniquelyReferenced(&reader) { reader = successor(of: reader, source: source.pointee) }
-        phaseOneReader = Unmanaged.passRetained(consume reader)
-    }
-
     /// Keeps a producer phase 1 returned, unless it is `.doNothing` (the identity producer:
     /// running it would make an empty effect to schedule nothing): the first in `first`, the
     /// others in `producers`.
@@ -40,15 +22,6 @@ extension Store {
         } else {
             scheduleProducers(first: reader, depth: depth)
         }
-    }
-
-    /// After a context outlived its phase 1: its reader keeps a copy of the source it read, and
-    /// the next dispatches go through the successor returned.
-    @usableFromInline
-    @inline(never)
-    internal func successor(of reader: StoreStateReader<State>, source: borrowing ActionSource) -> StoreStateReader<State> {
-        reader.keptSource = copy source
-        return reader.successor()
     }
 
     /// Phases 3 and 4 when a dispatch produced several effects: every reader runs against the

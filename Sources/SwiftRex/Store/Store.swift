@@ -47,8 +47,8 @@ public final class Store<Action: Sendable, State: Sendable, Environment: Sendabl
     /// Phase 3's context, built once (environment, live-state reader and generators never change).
     @usableFromInline let postContext: PostReducerContext<State, Environment>
     /// Phase 1's reader of the live state and the dispatch's source, lent to each dispatch's
-    /// context and taken back (see `withPhaseOneContext`): the one reference this Store owns.
-    @exclusivity(unchecked) @usableFromInline var phaseOneReader: Unmanaged<StoreStateReader<State>>
+    /// context and taken back.
+    @exclusivity(unchecked) @usableFromInline var phaseOneReader: PhaseOneReader<State>
 
     @exclusivity(unchecked) @usableFromInline var observers = ObserverList()
     @exclusivity(unchecked) @usableFromInline var isProcessing = false
@@ -128,7 +128,7 @@ public final class Store<Action: Sendable, State: Sendable, Environment: Sendabl
         // The readers are built before `self` is complete, so they reach the store through a weak box.
         let box = WeakStoreBox<Action, State, Environment>()
         postContext = PostReducerContext(environment: environment, liveState: { box.store?.storage }, generators: generators)
-        phaseOneReader = Unmanaged.passRetained(
+        phaseOneReader = PhaseOneReader(
             StoreStateReader(
                 inspectState: { body in
                     guard let store = box.store else { return false }

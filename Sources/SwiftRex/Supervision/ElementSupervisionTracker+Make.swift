@@ -46,51 +46,8 @@ extension ElementSupervisionTracker {
                 channels(id, slice, narrow(environment), &keep)
                 return true
             },
-            buildMemo: { memo, ids, keys, ordinals, memoIDs in
-                memo.removeAll(keepingCapacity: true)
-                memo.reserveCapacity(ids.count)
-                memoIDs.removeAll(keepingCapacity: true)
-                memoIDs.append(contentsOf: repeatElement(nil, count: (ordinals.max() ?? -1) + 1))
-                for index in ids.indices where memo[ids[index]] == nil {
-                    memo[ids[index]] = ElementMemo(keys: keys[index], ordinal: ordinals[index])
-                    memoIDs[ordinals[index]] = ids[index]
-                }
-            },
-            updateMemoKeys: { memo, ids, keys in
-                for index in ids.indices {
-                    // Present by the caller's check; a write only where the keys changed.
-                    guard let entry = memo.index(forKey: ids[index]), !memo.values[entry].keys.isSame(as: keys[index]) else { continue }
-                    memo.values[entry].keys = keys[index]
-                }
-            },
-            memoMatches: { ids, ordinals, count, memoIDs in
-                // `memoIDs` is the memo's exact inverse: each id at its ordinal, with as many
-                // elements, is the memo itself.
-                guard ids.count == count else { return false }
-                for index in ids.indices {
-                    let ordinal = ordinals[index]
-                    guard ordinal >= 0, ordinal < memoIDs.count, memoIDs[ordinal] == ids[index] else { return false }
-                }
-                return true
-            },
-            applyEdits: { memo, memoIDs, edits in
-                for edit in edits {
-                    // The inverse follows: the id leaves its former ordinal (unless another id
-                    // took that ordinal meanwhile), then sits at its new one.
-                    if let former = memo[edit.id]?.ordinal, former < memoIDs.count, memoIDs[former] == edit.id {
-                        memoIDs[former] = nil
-                    }
-                    if let keys = edit.keys {
-                        memo[edit.id] = ElementMemo(keys: keys, ordinal: edit.ordinal)
-                        if edit.ordinal >= memoIDs.count {
-                            memoIDs.append(contentsOf: repeatElement(nil, count: edit.ordinal + 1 - memoIDs.count))
-                        }
-                        memoIDs[edit.ordinal] = edit.id
-                    } else {
-                        memo[edit.id] = nil
-                    }
-                }
-            },
+            buildMemo: Self.buildMemo, updateMemoKeys: Self.updateMemoKeys, memoMatches: Self.memoMatches,
+            applyEdits: Self.applyEdits,
             editedIDs: { state, version, ids in
                 guard let journal else { return false }
                 var reordered = false
@@ -105,14 +62,7 @@ extension ElementSupervisionTracker {
                 }
                 return known && !reordered
             },
-            sameIDs: { lhs, rhs in
-                guard lhs.count == rhs.count else { return false }
-                for index in lhs.indices where lhs[index] != rhs[index] { return false }
-                return true
-            },
-            rememberedKeys: { memo, keys in
-                for element in memo.values { keys.append(contentsOf: element.keys) }
-            }
+            sameIDs: Self.sameIDs, rememberedKeys: Self.rememberedKeys
         )
     }
 }

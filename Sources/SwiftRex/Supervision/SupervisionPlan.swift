@@ -9,10 +9,10 @@
 /// that mutated was scoped to that element; any other segment is evaluated whole and reconciled
 /// as one patch. Whatever cannot be done soundly in part falls back to the full reconcile.
 ///
-/// The reconcile path (this plan's, the engine's and the machine's) is inlinable: a Store runs it
-/// specialised for its types. Unspecialised, it looked up generic type metadata at run time some
-/// sixty times a dispatch (`reconcile.oneRowChanged`: 55,500 instructions, 25,600 specialised).
-/// The collection trackers stay behind a protocol; their per-element work is specialised closures.
+/// The reconcile path (this plan's, the engine's and the machine's) is inlinable, so a Store runs
+/// it specialised for its types: unspecialised, it looks up generic type metadata at run time on
+/// every dispatch. The collection trackers stay behind a protocol; their per-element work is
+/// specialised closures.
 @MainActor
 @usableFromInline
 internal final class SupervisionPlan<State: Sendable, Action: Sendable, Environment: Sendable> {

@@ -5,8 +5,8 @@ import Testing
 /// outcome: after `threshold` actions (per Store, default `StoreHooks.reentranceThreshold`, clamped
 /// to at least 1) the loop is cut off — the rest of the synchronous queue, or the too-deep effect
 /// action, is dropped — and `onReentranceDetected` is called once with the kind. The Store keeps
-/// working afterwards. The default handler asserts in debug builds; tests install their own per
-/// Store.
+/// working afterwards. The default handler reports (an issue of the running test, else a
+/// `.runawayLoop` diagnostic) and never stops the process; a trap is opt-in.
 @MainActor
 @Suite("Bad input: runaway loops")
 struct RunawayLoopTests {
@@ -68,17 +68,66 @@ struct RunawayLoopTests {
         _ = token
     }
 
-    #if DEBUG
-    @Test func theDefaultHandlerAssertsInDebugBuilds() async {
+    /// A Store whose default handler meets a synchronous loop of `threshold` 2 (its description
+    /// ends `dropped add(1) from …`), on the main actor.
+    static func runawayWithTheDefaultHandler() -> Int {
+        let store = Store(initial: 0, behavior: RunawayLoopTests.counter)
+        store.reentranceThreshold = 2
+        let token = store.observe(didChange: { store.dispatch(.add(1)) })
+        store.dispatch(.add(1))
+        _ = token
+        return store.state
+    }
+
+    @Test func theDefaultHandlerFailsTheRunningTestAndTheStoreCarriesOn() {
+        withKnownIssue {
+            #expect(Self.runawayWithTheDefaultHandler() == 2)
+        } matching: { issue in
+            guard case .unconditional = issue.kind, let text = issue.comments.first?.rawValue else { return false }
+            return text.hasPrefix("Runaway dispatch loop (synchronous): 3 actions exceed the threshold of 2; dropped add(1) from ")
+        }
+    }
+
+    @Test func outsideATestTheDefaultHandlerReportsARunawayLoopDiagnostic() async {
+        // A detached task carries no task-locals: no running test, no diagnostic override. The
+        // handler and the report run synchronously on the main actor, where the global
+        // `onDiagnostic` is swapped and restored with nothing in between.
+        let (kinds, state) = await Task.detached { @MainActor () -> ([StoreDiagnostic.Kind], Int) in
+            var kinds: [StoreDiagnostic.Kind] = []
+            let previous = StoreHooks.onDiagnostic
+            StoreHooks.onDiagnostic = { kinds.append($0.kind) }
+            defer { StoreHooks.onDiagnostic = previous }
+            let state = RunawayLoopTests.runawayWithTheDefaultHandler()
+            return (kinds, state)
+        }.value
+        #expect(kinds == [.runawayLoop])
+        #expect(state == 2)
+    }
+
+    @Test func aDiagnosticOverrideReceivesTheRunawayFromTheDefaultHandler() {
+        let diagnostics = collectingDiagnostics { #expect(Self.runawayWithTheDefaultHandler() == 2) }
+        #expect(diagnostics.map(\.kind) == [.runawayLoop])
+    }
+
+    @Test func aUserCanOptIntoATrap() async {
         await #expect(processExitsWith: .failure) {
             await MainActor.run {
-                let store = Store(initial: 0, behavior: RunawayLoopTests.counter)
-                store.reentranceThreshold = 2
-                let token = store.observe(didChange: { store.dispatch(.add(1)) })
-                store.dispatch(.add(1))
-                _ = token
+                StoreHooks.onReentranceDetected = StoreHooks.trapOnRunaway
+                _ = RunawayLoopTests.runawayWithTheDefaultHandler()
             }
         }
     }
-    #endif
+}
+
+/// The bridge the default hooks report test issues through.
+@Suite("Test issue reporting")
+struct TestIssueReportingTests {
+    @Test func theLibraryFindsSwiftRexTestingsReporterByName() {
+        #expect(testIssueReporter != nil, "\(testIssueReporterMangledName) does not resolve")
+    }
+
+    @Test func withoutARunningTestNothingIsRecorded() async {
+        let recorded = await Task.detached { testIssueReporter?.recordIssue("not a test", source: nil) }.value
+        #expect(recorded == false)
+    }
 }

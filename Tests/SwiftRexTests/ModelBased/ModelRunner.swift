@@ -24,33 +24,16 @@ extension ModelBased {
     /// thread (as under the test runner here): after each step the runner yields until the Store's
     /// `isIdle` agrees with the model's, a bounded number of times.
     ///
-    /// Missing-element diagnostics are counted through the task-local override in debug builds
-    /// only: binding `DiagnosticOverride.$handler` crashed in `swift_task_localValuePush` in
-    /// release builds of this test target (Swift 6.3.1, Linux), so release runs (the long mode of
-    /// `Scripts/soak`) do not compare diagnostic counts.
+    /// Missing-element diagnostics are counted through the task-local override, in debug and
+    /// release builds alike (the long mode of `Scripts/soak` runs in release).
     @MainActor
     static func run(_ steps: [Step], plantedBug: PlantedBug? = nil) async -> Failure? {
         let harness = Harness()
-        #if DEBUG
         return await DiagnosticOverride.$handler.withValue({ diagnostic in
             if diagnostic.kind == .missingElement { harness.noteMissingElement() }
         }) {
             await runSteps(steps, harness: harness, plantedBug: plantedBug)
         }
-        #else
-        // Missing-element diagnostics are expected here; keep a release run's output readable.
-        StoreHooks.onDiagnostic = { _ in }
-        return await runSteps(steps, harness: harness, plantedBug: plantedBug)
-        #endif
-    }
-
-    /// Whether missing-element diagnostics are counted (see ``run(_:plantedBug:)``).
-    static var countsDiagnostics: Bool {
-        #if DEBUG
-        return true
-        #else
-        return false
-        #endif
     }
 
     @MainActor
@@ -133,7 +116,7 @@ extension ModelBased {
         if observed.cancelledEffects != expected.cancelledEffects {
             return "cancelled effects: store \(observed.cancelledEffects) model \(expected.cancelledEffects)"
         }
-        if countsDiagnostics, observed.missingElements != expected.missingElements {
+        if observed.missingElements != expected.missingElements {
             return "missing-element diagnostics: store \(observed.missingElements) model \(expected.missingElements)"
         }
         let expectedOpen = Set(model.live.keys.map { AnyHashableSendable(ElementEffectID(site: "rows", element: $0.element, inner: $0.name)) })

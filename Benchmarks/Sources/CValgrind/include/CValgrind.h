@@ -19,8 +19,8 @@ void swiftrex_lab_callgrind_zero_stats(void);
 /// with `reason` as its trigger, and zeroes them.
 void swiftrex_lab_callgrind_dump_stats(const char *reason);
 
-/// 1 when this process is the lab's instruction pass and runs every Swift job on its main thread,
-/// else 0.
+/// 1 when this process is the lab's instruction pass, 2 when it is its allocation pass
+/// (`SWIFTREX_LAB_SERIAL_ALLOCATIONS=1`), and runs every Swift job on its main thread; else 0.
 ///
 /// valgrind 3.19 crashes as soon as a process starts a second thread, and the Swift runtime starts
 /// one the first time a job goes to the global executor, or when the main task first suspends
@@ -29,7 +29,13 @@ void swiftrex_lab_callgrind_dump_stats(const char *reason);
 /// hooks before `main` runs: jobs for the main executor and for the global executor go into one
 /// first-in-first-out queue, and the main thread runs them one after the other. An asynchronous
 /// operation then interleaves the same way in every run, and its instructions can be counted.
-/// Jobs enqueued with a delay or a deadline (sleeps) still go to the runtime: the pass stops with
-/// a message if it ever waits for one (the queue ran dry).
+/// Jobs enqueued with a delay or a deadline (sleeps) still go to the runtime: the instruction pass
+/// stops with a message if it ever waits for one (the queue ran dry); the allocation pass, which
+/// runs without valgrind, waits up to 10 s for one.
+///
+/// The allocation pass serializes the jobs the same way, so that an asynchronous scenario's
+/// allocations do not depend on scheduling: libdispatch's continuations for each hop, served from
+/// one thread's cache or allocated depending on which thread runs what, are then not counted, and
+/// the library's own allocations are counted exactly.
 int swiftrex_lab_jobs_run_on_main_thread(void);
 #endif

@@ -135,7 +135,7 @@ enum LiftScenarios {
                     blackHole(total)
                 }
             },
-            Scenario(name: "reconcile.oneRowChanged", sizes: reconcileSizes, instructions: ReconcileScenarios.countedUpTo10k) { size in
+            Scenario(name: "reconcile.oneRowChanged", sizes: reconcileSizes, instructions: ReconcileScenarios.countedAtBothEnds) { size in
                 // Incremental reconcile: every row supervises a channel broadcasting its count; each dispatch
                 // increments one row, so exactly one channel's broadcast changes and is delivered.
                 // Only that row is re-evaluated and reconciled: flat from 1k to 100k rows.

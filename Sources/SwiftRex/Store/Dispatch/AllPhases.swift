@@ -26,10 +26,10 @@ extension Store {
     /// Every phase. Out of line, so the reducer-only path keeps a small stack frame.
     @inlinable
     @inline(never)
-    internal func run(_ phases: AllPhases<Action, State, Environment>, _ action: Action, source: UnsafePointer<ActionSource>, depth: Int) {
+    internal func run(_ phases: AllPhases<Action, State, Environment>, _ action: Action, source: LentSource, depth: Int) {
         var change = PhaseChange()
         var firstProducer: Producer<Action, State, Environment>?
-        withPhaseOneContext(source: source) { context in
+        phaseOneReader.lend(to: source) { context in
             handle(phases, action, context: context, change: &change, firstProducer: &firstProducer)
         }
         if change.mutates || phases.hasReducerUnits { mutate(phases, action, change: &change) }

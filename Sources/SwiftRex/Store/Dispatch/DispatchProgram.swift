@@ -67,7 +67,7 @@ extension Store {
             }
         default:
             guard begin(action, source: source, depth: depth) else { return }
-            withLentSource(source) { run(action, source: $0, depth: depth) }
+            LentSource.lend(source) { run(action, source: $0, depth: depth) }
         }
         end()
     }
@@ -76,7 +76,7 @@ extension Store {
     /// with nobody observing, and every action the queue drains.
     @inlinable
     @inline(__always)
-    internal func run(_ action: Action, source: UnsafePointer<ActionSource>, depth: Int) {
+    internal func run(_ action: Action, source: LentSource, depth: Int) {
         switch program {
         case .bareReducer(_, let reducer): run(reducer, action, depth: depth)
         case .reducer(let reducer): run(reducer, action, depth: depth)

@@ -25,10 +25,10 @@ extension Store {
     @inlinable
     @inline(never)
     internal func run(
-        _ producers: ProducerPhase<Action, State, Environment>, _ action: Action, source: UnsafePointer<ActionSource>, depth: Int
+        _ producers: ProducerPhase<Action, State, Environment>, _ action: Action, source: LentSource, depth: Int
     ) {
         var firstProducer: Producer<Action, State, Environment>?
-        withPhaseOneContext(source: source) { context in
+        phaseOneReader.lend(to: source) { context in
             for index in 0..<producers.steps.count {
                 keep(producers.steps.withStep(at: index) { $0.producer(action, context) }, first: &firstProducer)
             }

@@ -1,4 +1,3 @@
-// Over 500 lines: the differ, its typed array paths and the bounded writer are one walk, read top to bottom.
 /// A readable difference between an expected and an actual value, for failure messages: only the
 /// parts that differ, each under the path that leads to it, with unchanged parts left out.
 ///
@@ -33,13 +32,18 @@ public func stateDifference<Value>(expected: Value, actual: Value, limit: Int = 
 /// it linear.
 @_spi(Testing)
 public func stateDifferenceReport<Value>(expected: Value, actual: Value, limit: Int = 20) -> (text: String, differences: Int, comparisons: Int) {
+    stateDifferenceReport(expected: expected, actual: actual, limit: limit, legend: "(expected −, actual +; equal parts omitted)")
+}
+
+/// The difference under `legend`, the line that says which side is which.
+func stateDifferenceReport<Value>(expected: Value, actual: Value, limit: Int, legend: String) -> (text: String, differences: Int, comparisons: Int) {
     var differ = StateDiffer(limit: max(1, limit))
     differ.diff(expected, actual, path: [PathStep(label: typeName(of: expected), context: "")], depth: 0)
     if differ.total == 0 {
         // `==` said unequal but no part differs (a custom `==`, or NaN): show the whole values.
         differ.record(path: [], expected: boundedDescription(expected), actual: boundedDescription(actual))
     }
-    return (differ.render(), differ.total, differ.comparisons)
+    return (differ.render(legend: legend), differ.total, differ.comparisons)
 }
 
 // MARK: - Differ
@@ -309,8 +313,8 @@ struct StateDiffer {
 
     /// The differences as an indented tree: each path step is written once, under its parent, and
     /// each difference as a `−` line (expected) above a `+` line (actual).
-    func render() -> String {
-        var lines = ["(expected −, actual +; equal parts omitted)"]
+    func render(legend: String) -> String {
+        var lines = [legend]
         var previous: [PathStep] = []
         for difference in shown {
             let steps = difference.path
@@ -377,7 +381,7 @@ func elementStep(_ index: Int, _ element: Any) -> PathStep {
 }
 
 /// Whether two values are the same enum case (always `true` for values that are not enums).
-func isSameCase(_ lhs: Any, _ rhs: Any) -> Bool {
+package func isSameCase(_ lhs: Any, _ rhs: Any) -> Bool {
     let left = Mirror(reflecting: lhs)
     let right = Mirror(reflecting: rhs)
     guard left.displayStyle == .enum, right.displayStyle == .enum else { return true }
@@ -424,255 +428,5 @@ extension Equatable {
     fileprivate func isEqual(toAny other: Any) -> Bool {
         guard let other = other as? Self else { return false }
         return self == other
-    }
-}
-
-/// An array whose elements are `Equatable`: compared element by element with no reflection.
-protocol EquatableElementArray {
-    func diffElements(against other: Any, in differ: inout StateDiffer, path: [PathStep], depth: Int)
-}
-
-extension Array: EquatableElementArray where Element: Equatable {
-    func diffElements(against other: Any, in differ: inout StateDiffer, path: [PathStep], depth: Int) {
-        guard let other = other as? [Element] else { return differ.leaf(self, other, path: path) }
-        withUnsafeBufferPointer { expected in
-            other.withUnsafeBufferPointer { actual in
-                diffEquatableElements(expected, actual, in: &differ, path: path, depth: depth)
-            }
-        }
-    }
-}
-
-extension ContiguousArray: EquatableElementArray where Element: Equatable {
-    func diffElements(against other: Any, in differ: inout StateDiffer, path: [PathStep], depth: Int) {
-        guard let other = other as? ContiguousArray<Element> else { return differ.leaf(self, other, path: path) }
-        withUnsafeBufferPointer { expected in
-            other.withUnsafeBufferPointer { actual in
-                diffEquatableElements(expected, actual, in: &differ, path: path, depth: depth)
-            }
-        }
-    }
-}
-
-/// An array whose elements are `Equatable` and `Identifiable`: paired by id with no reflection.
-protocol IdentifiedElementArray {
-    func diffIdentifiedElements(against other: Any, in differ: inout StateDiffer, path: [PathStep], depth: Int)
-}
-
-extension Array: IdentifiedElementArray where Element: Equatable & Identifiable {
-    func diffIdentifiedElements(against other: Any, in differ: inout StateDiffer, path: [PathStep], depth: Int) {
-        guard let other = other as? [Element] else { return differ.leaf(self, other, path: path) }
-        withUnsafeBufferPointer { expected in
-            other.withUnsafeBufferPointer { actual in
-                diffIdentified(expected, actual, in: &differ, path: path, depth: depth)
-            }
-        }
-    }
-}
-
-extension ContiguousArray: IdentifiedElementArray where Element: Equatable & Identifiable {
-    func diffIdentifiedElements(against other: Any, in differ: inout StateDiffer, path: [PathStep], depth: Int) {
-        guard let other = other as? ContiguousArray<Element> else { return differ.leaf(self, other, path: path) }
-        withUnsafeBufferPointer { expected in
-            other.withUnsafeBufferPointer { actual in
-                diffIdentified(expected, actual, in: &differ, path: path, depth: depth)
-            }
-        }
-    }
-}
-
-/// The equal prefix and suffix skipped with `==`; in the middle, elements paired by id (typed, so
-/// no element is boxed unless it differs): a pair that differs is walked, an unpaired element is
-/// removed or inserted, and equal pairs in another order are reported as a reorder.
-private func diffIdentified<Element: Equatable & Identifiable>(
-    _ expected: UnsafeBufferPointer<Element>, _ actual: UnsafeBufferPointer<Element>,
-    in differ: inout StateDiffer, path: [PathStep], depth: Int
-) {
-    let shared = Swift.min(expected.count, actual.count)
-    var prefix = 0
-    while prefix < shared, expected[prefix] == actual[prefix] { prefix &+= 1 }
-    var suffix = 0
-    while suffix < shared - prefix, expected[expected.count - 1 - suffix] == actual[actual.count - 1 - suffix] { suffix &+= 1 }
-    differ.comparisons += prefix + suffix
-    let expectedRange = prefix..<(expected.count - suffix)
-    let actualRange = prefix..<(actual.count - suffix)
-    // The usual case: the same ids at the same places.
-    if expectedRange.count == actualRange.count, expectedRange.indices.allSatisfy({ expected[$0].id == actual[$0].id }) {
-        for index in expectedRange {
-            differ.comparisons += 1
-            if expected[index] != actual[index] {
-                differ.diff(expected[index], actual[index], path: path + [elementStep(index, expected[index])], depth: depth + 1)
-            }
-        }
-        return
-    }
-    var actualByID: [Element.ID: Int] = [:]
-    actualByID.reserveCapacity(actualRange.count)
-    for index in actualRange where actualByID[actual[index].id] == nil { actualByID[actual[index].id] = index }
-    var matched = [Bool](repeating: false, count: actualRange.count)
-    let before = differ.total
-    var lastMatch = -1
-    var reordered = false
-    for index in expectedRange {
-        differ.comparisons += 1
-        let element = expected[index]
-        if let other = actualByID[element.id], !matched[other - prefix] {
-            matched[other - prefix] = true
-            if other < lastMatch { reordered = true }
-            lastMatch = other
-            if element != actual[other] {
-                differ.diff(element, actual[other], path: path + [elementStep(index, element)], depth: depth + 1)
-            }
-        } else {
-            differ.record(path: path + [elementStep(index, element)], expected: boundedDescription(element), actual: nil)
-        }
-    }
-    for index in actualRange where !matched[index - prefix] {
-        differ.record(path: path + [elementStep(index, actual[index])], expected: nil, actual: boundedDescription(actual[index]))
-    }
-    if reordered, differ.total == before {
-        differ.record(
-            path: path + [PathStep(label: "(order of ids)", context: "")],
-            expected: boundedDescription(expectedRange.map { expected[$0].id }, budget: 200),
-            actual: boundedDescription(actualRange.map { actual[$0].id }, budget: 200)
-        )
-    }
-}
-
-/// The equal prefix and suffix skipped with `==`, the middle handed to the differ. Works on buffer
-/// pointers: their subscript is a plain address, where a generic collection's would allocate a
-/// coroutine frame per element in the unoptimised builds tests run.
-private func diffEquatableElements<Element: Equatable>(
-    _ expected: UnsafeBufferPointer<Element>, _ actual: UnsafeBufferPointer<Element>,
-    in differ: inout StateDiffer, path: [PathStep], depth: Int
-) {
-    let shared = Swift.min(expected.count, actual.count)
-    var prefix = 0
-    while prefix < shared, expected[prefix] == actual[prefix] { prefix &+= 1 }
-    var suffix = 0
-    while suffix < shared - prefix, expected[expected.count - 1 - suffix] == actual[actual.count - 1 - suffix] { suffix &+= 1 }
-    differ.comparisons += prefix + suffix
-    differ.diffMiddle(
-        expectedRange: prefix..<(expected.count - suffix), actualRange: prefix..<(actual.count - suffix),
-        expectedElement: { expected[$0] }, actualElement: { actual[$0] },
-        path: path, depth: depth
-    )
-}
-
-// MARK: - Bounded descriptions
-
-/// The type's name without its module.
-func typeName(of value: Any) -> String {
-    String(describing: type(of: value))
-}
-
-/// A description of `value` of at most about `budget` characters, built without rendering the parts
-/// it leaves out (so a large value costs no more than a small one).
-func boundedDescription(_ value: Any, budget: Int = 300) -> String {
-    var writer = BoundedWriter(budget: budget)
-    writer.write(value, depth: 0)
-    return writer.text
-}
-
-private struct BoundedWriter {
-    var budget: Int
-    var text = ""
-    /// Characters written so far (`String.count` would recount them on every call).
-    var length = 0
-    var isFull: Bool { length >= budget }
-
-    mutating func append(_ string: String) {
-        guard !isFull else { return }
-        let room = budget - length
-        let piece = string.prefix(room + 1)
-        if piece.count > room {
-            text += piece.prefix(room) + "…"
-            length = budget
-        } else {
-            text += piece
-            length += piece.count
-        }
-    }
-
-    mutating func write(_ value: Any, depth: Int) {
-        guard !isFull else { return }
-        if let collection = value as? any DiffedByElements {
-            // The elements, as an array's: never the collection's storage.
-            append("[")
-            var first = true
-            collection.forEachElement { element in
-                if !first { append(", ") }
-                first = false
-                write(element, depth: depth + 1)
-                return !isFull
-            }
-            return append("]")
-        }
-        let mirror = Mirror(reflecting: value)
-        switch mirror.displayStyle {
-        case .optional?:
-            if let some = mirror.children.first { write(some.value, depth: depth) } else { append("nil") }
-        case .collection?, .set?:
-            append("[")
-            writeChildren(mirror, depth: depth, labelled: false)
-            append("]")
-        case .dictionary?:
-            append("[")
-            if mirror.children.isEmpty { append(":") }
-            var first = true
-            for child in mirror.children {
-                guard !isFull else { break }
-                if !first { append(", ") }
-                first = false
-                let parts = Array(Mirror(reflecting: child.value).children)
-                if parts.count == 2 {
-                    write(parts[0].value, depth: depth + 1)
-                    append(": ")
-                    write(parts[1].value, depth: depth + 1)
-                } else {
-                    write(child.value, depth: depth + 1)
-                }
-            }
-            append("]")
-        case .enum?:
-            if let payload = mirror.children.first, let label = payload.label {
-                append("." + label)
-                let payloadMirror = Mirror(reflecting: payload.value)
-                if payloadMirror.displayStyle == .tuple {
-                    append("(")
-                    writeChildren(payloadMirror, depth: depth, labelled: true)
-                    append(")")
-                } else {
-                    append("(")
-                    write(payload.value, depth: depth + 1)
-                    append(")")
-                }
-            } else {
-                append("." + String(describing: value))
-            }
-        case .struct?, .class?:
-            guard !mirror.children.isEmpty else { return append(String(reflecting: value)) }
-            guard depth < 8 else { return append(typeName(of: value) + "(…)") }
-            append(typeName(of: value) + "(")
-            writeChildren(mirror, depth: depth, labelled: true)
-            append(")")
-        case .tuple?:
-            append("(")
-            writeChildren(mirror, depth: depth, labelled: true)
-            append(")")
-        default:
-            append(String(reflecting: value))
-        }
-    }
-
-    private mutating func writeChildren(_ mirror: Mirror, depth: Int, labelled: Bool) {
-        var first = true
-        for child in mirror.children {
-            guard !isFull else { break }
-            if !first { append(", ") }
-            first = false
-            if labelled, let label = child.label, !label.hasPrefix(".") { append(label + ": ") }
-            write(child.value, depth: depth + 1)
-        }
     }
 }

@@ -1,5 +1,3 @@
-import SwiftRex
-
 // The library's collections in failure messages: compared and shown by their elements (paired by
 // id when they are `Identifiable`), never by the storage, journal and version a `Mirror` sees.
 
