@@ -1,6 +1,6 @@
 import Foundation
 import LabCore
-@_spi(Testing) import SwiftRexTesting
+@_spi(Testing) import SwiftRex
 import Testing
 
 /// The TestStore's failure diff at scale, counted exactly with jemalloc's statistics: a state of

@@ -9,22 +9,14 @@ protocol EquatableElementArray {
 extension Array: EquatableElementArray where Element: Equatable {
     func diffElements(against other: Any, in differ: inout StateDiffer, path: [PathStep], depth: Int) {
         guard let other = other as? [Element] else { return differ.leaf(self, other, path: path) }
-        withUnsafeBufferPointer { expected in
-            other.withUnsafeBufferPointer { actual in
-                diffEquatableElements(expected, actual, in: &differ, path: path, depth: depth)
-            }
-        }
+        diffEquatableElements(self, other, in: &differ, path: path, depth: depth)
     }
 }
 
 extension ContiguousArray: EquatableElementArray where Element: Equatable {
     func diffElements(against other: Any, in differ: inout StateDiffer, path: [PathStep], depth: Int) {
         guard let other = other as? ContiguousArray<Element> else { return differ.leaf(self, other, path: path) }
-        withUnsafeBufferPointer { expected in
-            other.withUnsafeBufferPointer { actual in
-                diffEquatableElements(expected, actual, in: &differ, path: path, depth: depth)
-            }
-        }
+        diffEquatableElements(Array(self), Array(other), in: &differ, path: path, depth: depth)
     }
 }
 
@@ -36,22 +28,14 @@ protocol IdentifiedElementArray {
 extension Array: IdentifiedElementArray where Element: Equatable & Identifiable {
     func diffIdentifiedElements(against other: Any, in differ: inout StateDiffer, path: [PathStep], depth: Int) {
         guard let other = other as? [Element] else { return differ.leaf(self, other, path: path) }
-        withUnsafeBufferPointer { expected in
-            other.withUnsafeBufferPointer { actual in
-                diffIdentified(expected, actual, in: &differ, path: path, depth: depth)
-            }
-        }
+        diffIdentified(self, other, in: &differ, path: path, depth: depth)
     }
 }
 
 extension ContiguousArray: IdentifiedElementArray where Element: Equatable & Identifiable {
     func diffIdentifiedElements(against other: Any, in differ: inout StateDiffer, path: [PathStep], depth: Int) {
         guard let other = other as? ContiguousArray<Element> else { return differ.leaf(self, other, path: path) }
-        withUnsafeBufferPointer { expected in
-            other.withUnsafeBufferPointer { actual in
-                diffIdentified(expected, actual, in: &differ, path: path, depth: depth)
-            }
-        }
+        diffIdentified(Array(self), Array(other), in: &differ, path: path, depth: depth)
     }
 }
 
@@ -59,7 +43,7 @@ extension ContiguousArray: IdentifiedElementArray where Element: Equatable & Ide
 /// no element is boxed unless it differs): a pair that differs is walked, an unpaired element is
 /// removed or inserted, and equal pairs in another order are reported as a reorder.
 private func diffIdentified<Element: Equatable & Identifiable>(
-    _ expected: UnsafeBufferPointer<Element>, _ actual: UnsafeBufferPointer<Element>,
+    _ expected: [Element], _ actual: [Element],
     in differ: inout StateDiffer, path: [PathStep], depth: Int
 ) {
     let shared = Swift.min(expected.count, actual.count)
@@ -113,11 +97,11 @@ private func diffIdentified<Element: Equatable & Identifiable>(
     }
 }
 
-/// The equal prefix and suffix skipped with `==`, the middle handed to the differ. Works on buffer
-/// pointers: their subscript is a plain address, where a generic collection's would allocate a
-/// coroutine frame per element in the unoptimised builds tests run.
+/// The equal prefix and suffix skipped with `==`, the middle handed to the differ. Takes arrays, not
+/// a generic collection: an array's subscript is a plain call, where a generic collection's would
+/// allocate a coroutine frame per element in the unoptimised builds tests run.
 private func diffEquatableElements<Element: Equatable>(
-    _ expected: UnsafeBufferPointer<Element>, _ actual: UnsafeBufferPointer<Element>,
+    _ expected: [Element], _ actual: [Element],
     in differ: inout StateDiffer, path: [PathStep], depth: Int
 ) {
     let shared = Swift.min(expected.count, actual.count)

@@ -195,7 +195,7 @@ struct StateDiffer {
         expectedElement: (Int) -> Any, actualElement: (Int) -> Any,
         path: [PathStep], depth: Int
     ) {
-        if let first = expectedRange.first.map(expectedElement) ?? actualRange.first.map(actualElement), identity(of: first) != nil {
+        if let first = expectedRange.first.map(expectedElement) ?? actualRange.first.map(actualElement), elementID(of: first) != nil {
             return diffByID(
                 expectedRange: expectedRange, actualRange: actualRange,
                 expectedElement: expectedElement, actualElement: actualElement, path: path, depth: depth
@@ -228,7 +228,7 @@ struct StateDiffer {
         actualByID.reserveCapacity(actualRange.count)
         for index in actualRange {
             comparisons += 1
-            if let id = identity(of: actualElement(index)), actualByID[id] == nil { actualByID[id] = index }
+            if let id = elementID(of: actualElement(index)), actualByID[id] == nil { actualByID[id] = index }
         }
         let before = total
         var matched = Set<Int>()
@@ -237,7 +237,7 @@ struct StateDiffer {
         for index in expectedRange {
             comparisons += 1
             let element = expectedElement(index)
-            if let id = identity(of: element), let other = actualByID[id], matched.insert(other).inserted {
+            if let id = elementID(of: element), let other = actualByID[id], matched.insert(other).inserted {
                 if other < lastMatch { reordered = true }
                 lastMatch = other
                 diff(element, actualElement(other), path: path + [elementStep(index, element)], depth: depth + 1)
@@ -251,9 +251,9 @@ struct StateDiffer {
         }
         if reordered, total == before {
             var expectedIDs = BoundedList()
-            for index in expectedRange { expectedIDs.append(identity(of: expectedElement(index))) }
+            for index in expectedRange { expectedIDs.append(elementID(of: expectedElement(index))) }
             var actualIDs = BoundedList()
-            for index in actualRange { actualIDs.append(identity(of: actualElement(index))) }
+            for index in actualRange { actualIDs.append(elementID(of: actualElement(index))) }
             record(path: path + [PathStep(label: "(order of ids)", context: "")], expected: expectedIDs.text + "]", actual: actualIDs.text + "]")
         }
     }
@@ -377,7 +377,7 @@ struct StateDiffer {
 
 /// The step to an element: its index, and its id when it has one.
 func elementStep(_ index: Int, _ element: Any) -> PathStep {
-    PathStep(label: "[\(index)]", context: identity(of: element).map { "(id: \(boundedDescription($0.base, budget: 60)))" } ?? "")
+    PathStep(label: "[\(index)]", context: elementID(of: element).map { "(id: \(boundedDescription($0.base, budget: 60)))" } ?? "")
 }
 
 /// Whether two values are the same enum case (always `true` for values that are not enums).
@@ -409,7 +409,7 @@ private struct BoundedList {
 }
 
 /// The id of an `Identifiable` element, or `nil`.
-func identity(of element: Any) -> AnyHashable? {
+func elementID(of element: Any) -> AnyHashable? {
     guard let identifiable = element as? any Identifiable else { return nil }
     return hashableID(of: identifiable)
 }

@@ -281,12 +281,6 @@ extension Effect {
         return Effect(Component(work: .cancelOnly, scheduling: scheduling, channel: payload))
     }
 
-    /// Opens `channel` imperatively (outside supervision); if it is already live, delivers its value instead.
-    @inlinable
-    public static func open(_ channel: Channel<Action>) -> Effect {
-        Effect(channel.component)
-    }
-
     /// Delivers `value` into the channel live under `channel`; dropped when none is live, or when
     /// the channel receives another value type.
     @inlinable

@@ -23,7 +23,7 @@ public struct Effect<Action: Sendable>: Sendable {
         /// An `Effect.task` keyed or replacing under `key`, with no delay, no coalescing, no
         /// channel and no owner: exactly `.single` of ``keyedComponent(_:key:exclusive:)``, held as
         /// its work and key, so phase 4 hands them to the engine without building the component
-        /// (about 250 bytes, moved through each call) and destroying it again.
+        /// (a large value, moved through each call) and destroying it again.
         case keyedTask(TaskWork<Action>, key: AnyHashableSendable, exclusive: Bool)
         case single(Component)
         case many([Component])

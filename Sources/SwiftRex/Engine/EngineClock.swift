@@ -15,7 +15,8 @@ internal struct EngineClock: Sendable {
     /// Time elapsed since the engine's origin.
     @usableFromInline let now: @Sendable () -> Duration
     /// Starts a timer that fires at `deadline` (engine time) on the main actor; the token cancels it.
-    let startTimer: @MainActor @Sendable (_ deadline: Duration, _ fire: @escaping @MainActor @Sendable () -> Void) -> SubscriptionToken
+    @usableFromInline let startTimer:
+        @MainActor @Sendable (_ deadline: Duration, _ fire: @escaping @MainActor @Sendable () -> Void) -> SubscriptionToken
     @usableFromInline
     init<C: Clock>(_ clock: C) where C.Duration == Duration {
         let origin = clock.now

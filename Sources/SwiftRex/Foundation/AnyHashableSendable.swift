@@ -16,8 +16,8 @@ public struct AnyHashableSendable: Hashable, @unchecked Sendable, CustomStringCo
     @usableFromInline let cachedHash: Int
     /// The value: `Int`, `String` and the library's own ids as they are, any other value behind a
     /// reference. Every case is a plain value or a reference, so a key copies with at most one
-    /// retain and compares without reaching `AnyHashable`'s dynamic unboxing (hundreds of
-    /// instructions a comparison).
+    /// retain and compares without reaching `AnyHashable`'s dynamic unboxing (costly on every
+    /// comparison).
     @usableFromInline let direct: Direct
 
     @usableFromInline
@@ -26,7 +26,7 @@ public struct AnyHashableSendable: Hashable, @unchecked Sendable, CustomStringCo
         case string(String)
         /// A collection element's effect or channel id, held by reference: comparing two of them
         /// compares their fields directly, where `AnyHashable` would unbox and copy the whole id
-        /// (thousands of instructions a comparison in a dictionary of element channels).
+        /// (on every comparison in a dictionary of element channels).
         case scoped(ScopedKey)
         /// The private registration of an id-less effect.
         case anonymous(UInt64)
@@ -60,7 +60,7 @@ public struct AnyHashableSendable: Hashable, @unchecked Sendable, CustomStringCo
     /// Wraps a value. Wrapping an `AnyHashableSendable` returns it unchanged (no double wrapping).
     ///
     /// `Int`, `String` and element ids are held as they are, without an `AnyHashable`: making one
-    /// asks the runtime for a custom representation (about 1,500 instructions a key). Specialised
+    /// asks the runtime for a custom representation, a costly call per key. Specialised
     /// at the call site, each cast below folds to a constant for the concrete type.
     @inlinable
     public init(_ base: some Hashable & Sendable) {
@@ -183,9 +183,18 @@ public struct AnyHashableSendable: Hashable, @unchecked Sendable, CustomStringCo
     public var description: String { String(describing: base) }
 }
 
+/// A key that never equals a user id: the private registration of an id-less component.
+@usableFromInline
+internal struct AnonymousEffectKey: Hashable, Sendable {
+    @usableFromInline let value: UInt64
+
+    @inlinable
+    init(value: UInt64) { self.value = value }
+}
+
 /// The hash of an `Int` key or a short ASCII `String` key, mixed from its bits with a seed drawn
 /// once per process (from `Hasher`, so `SWIFT_DETERMINISTIC_HASHING` fixes it too): `Hasher`
-/// costs about 290 instructions for such a key, which a search-style effect recreates with every
+/// costs far more for such a key, which a search-style effect recreates with every
 /// query. Only the cached hash is mixed this way; a dictionary still hashes it with `Hasher`.
 @usableFromInline
 internal enum KeyMixing {

@@ -34,10 +34,9 @@ internal typealias MailboxBuffer<Action: Sendable> = MoveBuffer<MailboxEntry<Act
 /// enqueued on the main actor directly from any thread: one hop); later posts only append until
 /// that drain takes everything that arrived before it started. A parked drain task resumed
 /// through a continuation would allocate nothing, but resuming a continuation onto the main actor
-/// takes two hops here (the global executor, then the main actor): measured 15–23 µs per resume
-/// pair against 9–11 µs for a fresh task, so a fresh task per burst it is. A job on the main
-/// dispatch queue (`DispatchQueue.main.async` with `MainActor.assumeIsolated`) hops faster still
-/// (one action in flight: about 0.9× the task's round trip, one allocation fewer), but runs outside
+/// takes two hops here (the global executor, then the main actor), slower than a fresh task's one,
+/// so a fresh task per burst it is. A job on the main dispatch queue (`DispatchQueue.main.async`
+/// with `MainActor.assumeIsolated`) hops faster still, with one allocation fewer, but runs outside
 /// any task: the drain would lose the task-local values of the code that posted (a test's
 /// diagnostic override, Swift Testing's attribution of an issue to its test), which the effects it
 /// starts inherit today. Buffers are swapped, never reallocated, in steady state. Once closed (the
@@ -46,7 +45,7 @@ internal typealias MailboxBuffer<Action: Sendable> = MoveBuffer<MailboxEntry<Act
 /// The contents are guarded by a lock taken and released around each operation, not by a
 /// `Mutex`: `Mutex.withLock` takes a closure, which cannot consume the entry it appends, so a
 /// post had to wrap the entry in an `Optional` and destroy the emptied optional afterwards,
-/// through generic value witnesses (about 80 instructions a post).
+/// through generic value witnesses on every post.
 @usableFromInline
 internal final class Mailbox<Action: Sendable>: @unchecked Sendable {
     // `@unchecked`: `entries`, `drainScheduled` and `isClosed` are only touched while `lock` is held.
@@ -109,46 +108,17 @@ internal final class Mailbox<Action: Sendable>: @unchecked Sendable {
     }
 }
 
-/// How effect code reaches a Store's mailbox: closures built by inlinable code of the Store, so
-/// they are specialised for its action type. The effect engine and effect runs are generic code
-/// compiled once, unspecialised; posting through these closures spares them a generic-metadata
-/// lookup for every action they send. One object, shared: an `Effect.task` run holds one
-/// reference to it (as a struct of three closures, each over the mailbox, a run retained the
-/// mailbox three times when it was made and released it three times when it ended, on whichever
-/// threads those were). It also holds the list of the Store's anonymous runs, which a run leaves
-/// when its task ends: through this reference, which the run holds anyway, the list outlives
-/// every run in it, even one that ends after the Store is gone.
-@usableFromInline
-internal final class MailboxPosting<Action: Sendable>: Sendable {
-    /// Posts an action with its source and causal depth.
-    @usableFromInline let action: @Sendable (Action, ActionSource, Int) -> Void
-    /// Posts an already stamped action with its causal depth.
-    @usableFromInline let letter: @Sendable (DispatchedAction<Action>, Int) -> Void
-    /// Posts an effect run that ended.
-    @usableFromInline let finished: @Sendable (EffectRun) -> Void
-    /// The anonymous `Effect.task` runs whose task has not ended.
-    @usableFromInline let anonymousRuns = AnonymousTaskRuns<Action>()
-
-    /// Links an anonymous run about to start (main actor). Reached through this object, which
-    /// its caller holds, the list is not retained and released around the call.
+extension EffectOutlet {
+    /// An outlet into `mailbox`. Inlinable: the closures are specialised for the Store's action
+    /// type, so the engine and its runs, compiled once, post without a generic-metadata lookup.
     @inlinable
-    func linkAnonymous(_ run: EffectTaskRun<Action>) {
-        anonymousRuns.link(run)
-    }
-
-    /// Unlinks an anonymous run whose task is ending (any thread).
-    @inlinable
-    func unlinkAnonymous(_ run: EffectTaskRun<Action>) {
-        anonymousRuns.unlink(run)
-    }
-
-    /// Posting into `mailbox`.
-    @inlinable
-    init(_ mailbox: Mailbox<Action>) {
-        action = { action, source, depth in
-            mailbox.post(.letter(Letter(action: DispatchedAction(action, dispatcher: source), depth: depth)))
-        }
-        letter = { letter, depth in mailbox.post(.letter(Letter(action: letter, depth: depth))) }
-        finished = { run in mailbox.post(.finished(run)) }
+    convenience init(_ mailbox: Mailbox<Action>) {
+        self.init(
+            action: { action, source, depth in
+                mailbox.post(.letter(Letter(action: DispatchedAction(action, dispatcher: source), depth: depth)))
+            },
+            letter: { letter, depth in mailbox.post(.letter(Letter(action: letter, depth: depth))) },
+            finished: { run in mailbox.post(.finished(run)) }
+        )
     }
 }

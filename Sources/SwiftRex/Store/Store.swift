@@ -142,7 +142,7 @@ public final class Store<Action: Sendable, State: Sendable, Environment: Sendabl
             Task { @MainActor in box.store?.drainMailbox() }
         })
         self.mailbox = mailbox
-        engine = EffectEngine(clock: EngineClock(schedulingClock), posting: MailboxPosting(mailbox))
+        engine = EffectEngine(clock: EngineClock(schedulingClock), outlet: EffectOutlet(mailbox))
         box.store = self
         reconcileAll()
     }

@@ -1,24 +1,3 @@
-/// How values are paced into a live channel. There is deliberately no per-value delay: sleep on the
-/// injected clock inside the channel body instead.
-public enum ChannelDelivery: Equatable, Sendable {
-    /// Every value is delivered at once.
-    case immediate
-    /// The first value is delivered; values within the interval after it are dropped.
-    case throttle(Duration)
-    /// Only the last value of a burst is delivered, once the burst has been quiet for the duration.
-    case debounce(Duration)
-
-    /// The delivery matching an effect coalescing policy, or `nil` for none.
-    @inlinable
-    public init?(_ coalesce: EffectScheduling.Coalesce?) {
-        switch coalesce {
-        case .none: return nil
-        case .debounce(let duration): self = .debounce(duration)
-        case .throttle(let duration): self = .throttle(duration)
-        }
-    }
-}
-
 /// Whether a supervised channel receives a value, and which: `.onChange(v)` delivers `v` on open and
 /// whenever it changes while the channel stays live.
 public enum Broadcasting<Value: Hashable & Sendable>: Sendable {
@@ -26,29 +5,6 @@ public enum Broadcasting<Value: Hashable & Sendable>: Sendable {
     case nothing
     /// The channel receives this value on open and whenever it changes.
     case onChange(Value)
-}
-
-/// The live side of a channel, returned by its body: what to do with each delivered value, and how to stop.
-public struct ChannelHandler<Value>: Sendable {
-    /// Receives each delivered value.
-    public let receive: @Sendable (Value) -> Void
-    /// Tears the channel down; called exactly once.
-    public let cancel: @Sendable () -> Void
-
-    /// A handler from its two closures.
-    @inlinable
-    public init(receive: @escaping @Sendable (Value) -> Void, cancel: @escaping @Sendable () -> Void) {
-        self.receive = receive
-        self.cancel = cancel
-    }
-}
-
-extension ChannelHandler where Value == Never {
-    /// A handler for a channel that receives nothing: only a way to stop.
-    @inlinable
-    public static func cancelOnly(_ cancel: @escaping @Sendable () -> Void) -> ChannelHandler {
-        ChannelHandler(receive: { _ in }, cancel: cancel)
-    }
 }
 
 /// A long-lived source of actions kept alive by state: a socket, a timer, a location feed.
@@ -93,8 +49,8 @@ public struct Channel<Action: Sendable>: Sendable {
 
     /// The id, reset key and broadcast value as plain data (32 bytes), first in the layout.
     @usableFromInline let identity: ChannelIdentity
-    /// Everything else, behind one reference: a channel value is 40 bytes, so comparing a desired
-    /// set of 100,000 channels with the last one streams 4 MB of channels, not 30 MB.
+    /// Everything else, behind one reference: comparing a desired set with the last one streams
+    /// the identities, not the declarations.
     @usableFromInline let declaration: ChannelDeclaration<Action>
 
     /// The channel's identity in the Store's effect namespace.
@@ -192,6 +148,14 @@ public struct Channel<Action: Sendable>: Sendable {
     }
 }
 
+extension Effect {
+    /// Opens `channel` imperatively (outside supervision); if it is already live, delivers its value instead.
+    @inlinable
+    public static func open(_ channel: Channel<Action>) -> Effect {
+        Effect(channel.component)
+    }
+}
+
 /// The channels a state wants alive.
 public typealias Keep<Action: Sendable> = [Channel<Action>]
 
@@ -216,8 +180,7 @@ extension Array: Monoid {
 }
 
 /// A channel's keys (id, reset key, broadcast value) and settle, readable without knowing its
-/// action type: reconcile's comparison loop reads channels as raw memory and reaches the keys
-/// through this class.
+/// action type.
 @usableFromInline
 internal class ChannelKeys: @unchecked Sendable {
     // `@unchecked`: every field is an immutable `Sendable` value; the class is not final only so
@@ -235,12 +198,10 @@ internal class ChannelKeys: @unchecked Sendable {
         self.settle = settle
     }
 
-    /// Whether these are the keys at `id`, `reset` and `broadcast`, compared in place.
+    /// Whether these are the keys `id`, `reset` and `broadcast`.
     @inlinable
-    final func hasKeys(
-        _ id: UnsafePointer<AnyHashableSendable>, reset: UnsafePointer<AnyHashableSendable?>, broadcast: UnsafePointer<AnyHashableSendable?>
-    ) -> Bool {
-        self.id == id.pointee && resetIdentity == reset.pointee && broadcastIdentity == broadcast.pointee
+    final func hasKeys(_ id: AnyHashableSendable, reset: AnyHashableSendable?, broadcast: AnyHashableSendable?) -> Bool {
+        self.id == id && resetIdentity == reset && broadcastIdentity == broadcast
     }
 }
 

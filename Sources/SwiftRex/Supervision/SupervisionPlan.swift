@@ -74,6 +74,8 @@ internal final class SupervisionPlan<State: Sendable, Action: Sendable, Environm
     /// mode, where every mutation reconciles the full desired set: the reference the partial
     /// paths must agree with).
     @usableFromInline let allowsPartial: Bool
+    /// The channels reconciled last, and what each reconcile decides.
+    @usableFromInline var reconciler = ChannelReconciler<Action>()
     /// What phase 5 did so far (counted in code specialised for the Store's types).
     @exclusivity(unchecked) @usableFromInline var counts = SupervisionCounts()
     /// What phase 5 did so far, for tests.
@@ -163,7 +165,7 @@ internal final class SupervisionPlan<State: Sendable, Action: Sendable, Environm
             sets.append(segment.channels)
             orderSets.append(segment.orders)
         }
-        let changed = engine.reconcile(sets, orders: orderSets, depth: depth)
+        let changed = reconciler.reconcile(sets, orders: orderSets, depth: depth, on: engine)
         sets.removeAll(keepingCapacity: true)
         orderSets.removeAll(keepingCapacity: true)
         // Remember what was evaluated: everything after a change, else only what went stale
@@ -171,7 +173,7 @@ internal final class SupervisionPlan<State: Sendable, Action: Sendable, Environm
         for segment in segments {
             if let tracker = segment.tracker {
                 if changed || !isCommitted || !tracker.pendingMatchesMemo {
-                    if !changed { engine.updateOrders(segment.channels, orders: segment.orders) }
+                    if !changed { reconciler.updateOrders(segment.channels, orders: segment.orders) }
                     tracker.commitAll()
                 } else {
                     tracker.keepMemo()
@@ -230,7 +232,7 @@ internal final class SupervisionPlan<State: Sendable, Action: Sendable, Environm
                 var elementOrders: [UInt64] = []
                 elementOrders.reserveCapacity(channels.count)
                 for position in 0..<channels.count { elementOrders.append(containerOrder(segment: index, ordinal: ordinal, index: position)) }
-                if engine.patchMatches(index, previous: previous, channels: channels, orders: elementOrders) { continue }
+                if reconciler.patchMatches(index, previous: previous, channels: channels, orders: elementOrders) { continue }
                 patches.append(SegmentPatch(segment: index, previous: Array(previous), channels: channels, orders: elementOrders, kind: .addressed))
                 continue
             }
@@ -247,7 +249,7 @@ internal final class SupervisionPlan<State: Sendable, Action: Sendable, Environm
                     for position in 0..<change.channels.count {
                         elementOrders.append(containerOrder(segment: index, ordinal: change.ordinal, index: position))
                     }
-                    if engine.patchMatches(index, previous: change.previous, channels: change.channels, orders: elementOrders) { continue }
+                    if reconciler.patchMatches(index, previous: change.previous, channels: change.channels, orders: elementOrders) { continue }
                     patches.append(
                         SegmentPatch(
                             segment: index, previous: Array(change.previous), channels: change.channels, orders: elementOrders, kind: .edited))
@@ -257,7 +259,7 @@ internal final class SupervisionPlan<State: Sendable, Action: Sendable, Environm
             }
             evaluate(segment, state: &state, environment: environment)
             if let tracker = segment.tracker {
-                if engine.segmentMatches(index, channels: segment.channels, orders: segment.orders) {
+                if reconciler.segmentMatches(index, channels: segment.channels, orders: segment.orders) {
                     // The same channels; channel-less elements may still have moved.
                     if tracker.pendingMatchesMemo { tracker.keepMemo() } else { tracker.commitAll() }
                     continue
@@ -267,7 +269,7 @@ internal final class SupervisionPlan<State: Sendable, Action: Sendable, Environm
                 patches.append(SegmentPatch(segment: index, previous: patchKeys, channels: segment.channels, orders: segment.orders, kind: .whole))
             } else {
                 guard let reconciled = segment.reconciled else { return false }
-                if engine.segmentMatches(index, channels: segment.channels, orders: []) { continue }
+                if reconciler.segmentMatches(index, channels: segment.channels, orders: []) { continue }
                 patches.append(
                     SegmentPatch(segment: index, previous: Self.keys(of: reconciled), channels: segment.channels, orders: [], kind: .whole))
             }
@@ -277,7 +279,7 @@ internal final class SupervisionPlan<State: Sendable, Action: Sendable, Environm
             counts.unchangedPartials &+= 1
             return true
         }
-        guard engine.reconcilePatches(patches, depth: depth) else {
+        guard reconciler.reconcilePatches(patches, depth: depth, on: engine) else {
             // Nothing was applied: forget what the trackers evaluated.
             for index in segments.indices where mask & Self.bit(index) != 0 { segments[index].tracker?.clearPending() }
             counts.refusedPatches &+= 1
@@ -340,38 +342,5 @@ internal struct SupervisionCounts {
         statistics.segmentEvaluations = segmentEvaluations
         statistics.elementEvaluations = elementEvaluations
         return statistics
-    }
-}
-
-/// One part of the desired set reconciled alone: what one segment (or one element of a collection
-/// segment) wants now, and the keys it wanted before.
-@usableFromInline
-internal struct SegmentPatch<Action: Sendable> {
-    @usableFromInline let segment: Int
-    @usableFromInline let previous: [AnyHashableSendable]
-    @usableFromInline let channels: Keep<Action>
-    /// The container order of each channel.
-    @usableFromInline let orders: [UInt64]
-    /// What the patch covers.
-    @usableFromInline let kind: Kind
-
-    @inlinable
-    init(segment: Int, previous: [AnyHashableSendable], channels: Keep<Action>, orders: [UInt64], kind: Kind) {
-        self.segment = segment
-        self.previous = previous
-        self.channels = channels
-        self.orders = orders
-        self.kind = kind
-    }
-
-    /// What a patch covers.
-    @usableFromInline
-    enum Kind {
-        /// The whole segment.
-        case whole
-        /// The element the action addressed.
-        case addressed
-        /// One element its container's journal says was edited.
-        case edited
     }
 }

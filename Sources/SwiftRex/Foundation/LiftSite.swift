@@ -1,6 +1,3 @@
-// The names of element-scoped effect ids: the lift site and the stamped id, plain values the
-// effect engine keys its registry by.
-
 /// Names one lift in the app so that element-scoped effect and channel ids from two collection
 /// lifts never collide, even when their element ids are equal (<doc:Lifting#Element-ids>).
 ///
