@@ -52,6 +52,27 @@ enum MacroDiagnostic: String, DiagnosticMessage {
     }
 }
 
+/// A case (`@Prisms`) or stored property (`@Lenses`) named like a member the macro generates
+/// (`caseIndex`, `AllPrisms`, `AllLenses`, …): the two would share the name.
+struct GeneratedMemberClash: DiagnosticMessage {
+    /// `Prisms` or `Lenses`.
+    let macro: String
+    let name: String
+    /// `case` or `property`.
+    let declaration: String
+    /// Narrows ``declaration`` where only some have the clash (` without payload`).
+    var qualifier = ""
+
+    var message: String {
+        "@\(macro) generates a member named '\(name)' in this \(macro == "Prisms" ? "enum" : "struct"), "
+            + "so a \(declaration)\(qualifier) cannot have that name (rename the \(declaration))"
+    }
+
+    var diagnosticID: MessageID { MessageID(domain: "SwiftRexMacros", id: "generatedMemberClash") }
+
+    var severity: DiagnosticSeverity { .error }
+}
+
 /// A fix-it message.
 struct MacroFixIt: FixItMessage {
     let message: String
@@ -60,6 +81,16 @@ struct MacroFixIt: FixItMessage {
     init(_ message: String) {
         self.message = message
         fixItID = MessageID(domain: "SwiftRexMacros", id: message)
+    }
+}
+
+extension TokenSyntax {
+    /// A fix-it renaming the declaration this token names (`what`: `case`, `property`) to `name`.
+    func renamed(to name: String, what: String) -> FixIt {
+        FixIt(
+            message: MacroFixIt("Rename the \(what) to '\(name)'"),
+            changes: [.replace(oldNode: Syntax(self), newNode: Syntax(with(\.tokenKind, .identifier(name))))]
+        )
     }
 }
 

@@ -30,6 +30,7 @@ public struct LensesMacro: MemberMacro {
             context.diagnose(Diagnostic(node: generics, message: MacroDiagnostic.genericLenses))
             return []
         }
+        guard !clashesWithGeneratedNames(structDecl, context) else { return [] }
         let typeName = structDecl.name.text
         let typeAccess = AccessLevel.of(structDecl.modifiers)
         let typeModifier = typeAccess >= .package ? typeAccess.memberModifier : ""
@@ -42,13 +43,13 @@ public struct LensesMacro: MemberMacro {
             let modifier = typeAccess >= .package ? writeAccess.memberModifier : (writeAccess < .internal ? "fileprivate " : "")
             // `var a, b: Int`: a binding without a type takes the next binding's.
             var nextType: String?
-            var declared: [(name: String, type: String?, hasValue: Bool, node: PatternBindingSyntax)] = []
+            var declared: [(spelled: String, type: String?, hasValue: Bool, node: PatternBindingSyntax)] = []
             for binding in variable.bindings.reversed() {
-                guard let name = binding.pattern.as(IdentifierPatternSyntax.self)?.identifier.text else { continue }
+                guard let token = binding.pattern.as(IdentifierPatternSyntax.self)?.identifier else { continue }
                 if binding.accessorBlock != nil, !hasOnlyObservers(binding) { continue }
                 let type = binding.typeAnnotation?.type.trimmedDescription ?? (binding.initializer == nil ? nextType : nil)
                 nextType = binding.typeAnnotation?.type.trimmedDescription ?? nextType
-                declared.insert((name, type, binding.initializer != nil, binding), at: 0)
+                declared.insert((Spelling.spelled(token), type, binding.initializer != nil, binding), at: 0)
             }
             for property in declared {
                 if isLet && property.hasValue {
@@ -56,13 +57,12 @@ public struct LensesMacro: MemberMacro {
                     continue
                 }
                 guard let type = property.type else { continue } // reached through the dynamic member
-                let lens =
-                    isLet
-                    ? "SwiftRex.Lens(_unsafeStoredProperty: \\\(typeName).\(property.name))"
-                    : "SwiftRex.Lens(\\\(typeName).\(property.name))"
+                // An implicit member and a key path rooted by the declared type: no name in them can be
+                // shadowed by a lens named like the struct or the module, and `Type` stays a member.
+                let lens = isLet ? ".init(_unsafeStoredProperty: \\.\(property.spelled))" : ".init(\\.\(property.spelled))"
                 lenses.append(
                     """
-                        \(modifier)var \(property.name): SwiftRex.Lens<\(typeName), \(type)> { \(lens) }
+                        \(modifier)var \(property.spelled): SwiftRex.Lens<\(typeName), \(type)> { \(lens) }
                     """)
             }
         }
@@ -70,7 +70,7 @@ public struct LensesMacro: MemberMacro {
             """
                 /// A lens on any writable property (those declared without a type annotation, say).
                 \(typeModifier)subscript<Part>(dynamicMember path: WritableKeyPath<\(typeName), Part>) -> SwiftRex.Lens<\(typeName), Part> {
-                    SwiftRex.Lens(path)
+                    .init(path)
                 }
             """)
         return [
@@ -86,6 +86,23 @@ public struct LensesMacro: MemberMacro {
             \(raw: typeModifier)static var lens: AllLenses { AllLenses() }
             """,
         ]
+    }
+
+    /// Reports members the expansion would redeclare: a property or nested type named `AllLenses`
+    /// (a property gets a fix-it renaming it `allLenses` where that is free), or a static `lens`.
+    /// `true` when there is one.
+    static func clashesWithGeneratedNames(_ structDecl: StructDeclSyntax, _ context: some MacroExpansionContext) -> Bool {
+        let members = structDecl.memberBlock.members
+        let found = DeclaredNameClash.find(in: members, types: ["AllLenses"], staticProperties: ["lens"])
+        let allLensesIsFree = DeclaredNameClash.find(in: members, types: ["allLenses"], staticProperties: []).isEmpty
+        for clash in found {
+            let what = clash.isProperty ? (clash.name == "lens" ? "static property" : "property") : "type"
+            let message = GeneratedMemberClash(macro: "Lenses", name: clash.name, declaration: what)
+            let rename = clash.isProperty && clash.name == "AllLenses" && allLensesIsFree
+            context.diagnose(
+                Diagnostic(node: clash.token, message: message, fixIts: rename ? [clash.token.renamed(to: "allLenses", what: what)] : []))
+        }
+        return !found.isEmpty
     }
 
     static func isStoredInstanceProperty(_ variable: VariableDeclSyntax) -> Bool {

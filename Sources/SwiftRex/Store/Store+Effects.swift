@@ -110,14 +110,6 @@ extension Store {
         engine.schedule(component, depth: depth)
     }
 
-    /// Cancels the effects of collection elements that are no longer in the state.
-    @usableFromInline
-    internal func cancelEffectsOfRemovedElements() {
-        withUnsafePointer(to: &storage) { pointer in
-            engine.cancelEffectsOfAbsentElements(state: UnsafeRawPointer(pointer), type: ObjectIdentifier(State.self))
-        }
-    }
-
     /// Phase 5 in full: every supervision's channels for the current state (at initialisation).
     @inlinable
     internal func reconcileAll() {

@@ -1,3 +1,8 @@
+// One of the library's files with unsafe code: the Store's fields skip the runtime's exclusivity
+// checks (each is touched on the main actor only, never inside another access to it), and the
+// removed-element check hands the engine the state's address for the duration of one call.
+// Exercised under TSan and ASan by the Store's dispatch, effect and supervision tests.
+
 import Foundation
 
 /// The sole owner of mutable state and the interpreter of every effect: the only place state
@@ -226,6 +231,17 @@ extension Store where Environment == Void {
     @inlinable
     public convenience init(initial: State, reducer: Reducer<Action, State>) {
         self.init(initial: initial, behavior: reducer.asBehavior(), environment: ())
+    }
+}
+
+extension Store {
+    /// Cancels the effects of collection elements that are no longer in the state.
+    @usableFromInline
+    internal func cancelEffectsOfRemovedElements() {
+        // Valid for this call only: each owner reads it back as `State` (the type checked against `type`).
+        withUnsafePointer(to: &storage) { pointer in
+            engine.cancelEffectsOfAbsentElements(state: UnsafeRawPointer(pointer), type: ObjectIdentifier(State.self))
+        }
     }
 }
 

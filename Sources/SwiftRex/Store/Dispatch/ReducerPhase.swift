@@ -90,9 +90,7 @@ extension Reducers {
                 return
             }
             let group = routes.group(of: caseOf(action))
-            routes.units.withUnsafeBufferPointer { units in
-                for position in group { ask(units[position]) }
-            }
+            for position in group { ask(routes.units[position]) }
         }
     }
 
