@@ -50,6 +50,20 @@ import Testing
         #expect(state.rows.map(\.bumps) == [1, 2])
     }
 
+    @Test func anElementActionLaneIsBuiltFromTwoClosures() {
+        let bump = Behavior<Bump, Row, Void>.reduce { _, row in row.bumps += 1 }
+        let element: @Sendable (Action) -> ElementAction<String, Bump>? = { if case .row(let a) = $0 { a } else { nil } }
+        let embed: @Sendable (String, Bump) -> Action = { .row(ElementAction($0, action: $1)) }
+        let leading: Behavior<Action, State, Void> = bump.liftCollection(.action(element: element, embed: embed).state(\.rows, id: { $0.slug }))
+        let chained: Behavior<Action, State, Void> = bump.liftCollection(.state(\State.rows, id: { $0.slug }).action(element: element, embed: embed))
+        var state = State(rows: [.init(slug: "a"), .init(slug: "b")])
+        for lifted in [leading, chained] {
+            _ = lifted.step(.row(ElementAction("b", action: .bump)), state: &state, environment: ())
+            #expect(!lifted.step(.row(ElementAction("z", action: .bump)), state: &state, environment: ()).mutated)
+        }
+        #expect(state.rows.map(\.bumps) == [0, 2])
+    }
+
     @Test func everyCollectionLocatorTakesALensContainer() {
         let items = Lens(\State.items)
         let rows = Lens<State, [Row]>(get: { $0.rows }, modify: { state, body in body(&state.rows) })

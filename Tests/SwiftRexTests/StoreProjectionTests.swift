@@ -172,6 +172,19 @@ import Testing
         #expect(byTitle.state?.title == "uno")
     }
 
+    @Test func anElementProjectionByAnIdentifierClosureFindsTheElement() {
+        let store = makeStore()
+        let byTitle = store.projection(element: "one", action: { Action.todo(ElementAction(1, action: $0.action)) }, collection: \.todos) {
+            $0.title
+        }
+        byTitle.dispatch(.rename("uno"))
+        #expect(store.state.todos[0].title == "uno")
+        #expect(byTitle.state == nil)
+        #expect(
+            store.projection(element: "two", action: { Action.todo(ElementAction(2, action: $0.action)) }, collection: \.todos) { $0.title }.state?.id
+                == 2)
+    }
+
     @Test func aDictionaryProjectionReadsTheValueUnderItsKey() {
         let store = makeStore()
         let a = store.projection(key: "a", action: Action.config, dictionary: \.configs)

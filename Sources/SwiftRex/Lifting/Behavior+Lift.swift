@@ -1,5 +1,6 @@
-// The lift hosts of `Behavior`. The logic lives in `UnitLifting.swift`, shared with the other hosts;
-// these are the typed entry points (the `Behavior` and `Middleware` files are the same text).
+// The lift hosts of `Behavior`. The logic lives in `FocusLift` and `ElementLift`, shared with the
+// other hosts; these are the typed entry points (the `Behavior` and `Middleware` files are the same
+// text).
 
 extension Behavior {
     /// Lifts this behavior into the app's types through a ``Relay/Scope``: the action lane re-indexes

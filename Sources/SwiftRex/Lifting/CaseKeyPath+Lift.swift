@@ -1,6 +1,6 @@
 // The case-key-path spellings of the lift hosts: `lift(action: \AppAction.counter, state: \.counter)`
 // and `liftAction(\AppAction.counter)`. Each resolves the case key path to its prism once and goes
-// through the same `Relay.Scope` lift as the prism spelling (one lifting core, `UnitLifting.swift`).
+// through the same `Relay.Scope` lift as the prism spelling (one lifting core, `FocusLift`).
 
 extension Reducer {
     /// Lifts action and state through a case key path and a writable key path.

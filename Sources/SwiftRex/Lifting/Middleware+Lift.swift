@@ -1,6 +1,6 @@
 // The lift hosts of `Middleware`: typed entry points only. A middleware's units are a behavior's
 // units without reducers or reactions, so every lift goes through the `Behavior` host (and from
-// there through the one lifting core, `UnitLifting.swift`) and comes back as a middleware.
+// there through the lifting core, `FocusLift` and `ElementLift`) and comes back as a middleware.
 
 extension Middleware {
     /// This middleware lifted by a `Behavior` lift (lifting keeps every unit's kind).

@@ -1,5 +1,5 @@
 // The lift hosts of `Reducer`: the same lifting logic as `Behavior` and `Middleware`
-// (`UnitLifting.swift`), keeping only the reducer units. A reducer carries no environment, so its
+// (`FocusLift` and `ElementLift`), keeping only the reducer units. A reducer carries no environment, so its
 // scopes leave the environment lane unset.
 
 extension Reducer {

@@ -63,6 +63,16 @@ extension Relay.Scope {
         .init(action: Relay.ActionElement(prism), state: .init(), environment: .init())
     }
 
+    /// A scope whose action lane addresses actions to one element of a collection through two
+    /// closures: `element` extracts the element's id and action, `embed` addresses an element's action.
+    @_disfavoredOverload
+    @inlinable
+    public static func action<G, ID, L, S, E>(
+        element preview: @escaping @Sendable (G) -> ElementAction<ID, L>?, embed: @escaping @Sendable (ID, L) -> G
+    ) -> Relay.Scope<ActionLane, Relay.Identity<S>, Relay.Identity<E>> where ActionLane == Relay.ActionElement<G, ID, L> {
+        .init(action: Relay.ActionElement(preview: preview, review: embed), state: .init(), environment: .init())
+    }
+
     /// A scope whose action lane broadcasts one inbound action to every element; elements' actions go out through `into`.
     @_disfavoredOverload
     @inlinable
@@ -246,6 +256,15 @@ extension Relay.Scope {
     public func action<G, ID, L>(_ prism: Prism<G, ElementAction<ID, L>>) -> Relay.Scope<Relay.ActionElement<G, ID, L>, StateLane, EnvironmentLane>
     where ActionLane == Relay.Identity<G> {
         .init(action: Relay.ActionElement(prism), state: state, environment: environment)
+    }
+
+    /// Sets the action lane: it addresses actions to one element of a collection through two
+    /// closures: `element` extracts the element's id and action, `embed` addresses an element's action.
+    @inlinable
+    public func action<G, ID, L>(
+        element preview: @escaping @Sendable (G) -> ElementAction<ID, L>?, embed: @escaping @Sendable (ID, L) -> G
+    ) -> Relay.Scope<Relay.ActionElement<G, ID, L>, StateLane, EnvironmentLane> where ActionLane == Relay.Identity<G> {
+        .init(action: Relay.ActionElement(preview: preview, review: embed), state: state, environment: environment)
     }
 
     /// Sets the action lane: it broadcasts one inbound action to every element; elements' actions go out through `into`.

@@ -126,6 +126,24 @@ extension StoreType {
         )
     }
 
+    /// A projection onto the element for which `identifier` returns `id` (an id the element does
+    /// not store, or one computed from several fields): its state is the element, or `nil` while
+    /// no element has that id; actions are embedded by `review` as ``ElementAction``s.
+    ///
+    /// - Complexity: O(n) per state read (a linear scan for the first element with `id`).
+    @inlinable
+    public func projection<ID: Hashable, LocalAction: Sendable, C: Collection>(
+        element id: ID,
+        action review: @escaping (ElementAction<ID, LocalAction>) -> Action,
+        collection: KeyPath<State, C>,
+        identifier: @escaping (C.Element) -> ID
+    ) -> StoreProjection<LocalAction, C.Element?> {
+        projection(
+            action: { review(ElementAction(id, action: $0)) },
+            state: { $0[keyPath: collection].first { identifier($0) == id } }
+        )
+    }
+
     /// A projection onto the value stored under `key` in a dictionary: its state is the value, or
     /// `nil` while the key is absent; actions are embedded by `review` as ``ElementAction``s.
     ///

@@ -1,5 +1,8 @@
 import Synchronization
 
+// Element scoping of effects and channels: what a collection lift stamps on an element's ids,
+// and which element owns an effect.
+
 extension Effect {
     /// Stamps every component id with the element and the lift site (anonymous components are
     /// unchanged; every other knob is kept).

@@ -1,0 +1,252 @@
+import Synchronization
+
+extension Relay {
+    /// Elements of an array-like container located by an id key path (e.g. `Identifiable.id`),
+    /// in O(1) amortised through a position cache rebuilt only on structural change.
+    public struct IdentifiedElements<GlobalState, Container, ID>: KeyedState
+    where Container: MutableCollection & RandomAccessCollection, Container.Index == Int, ID: Hashable & Sendable {
+        /// The container.
+        public let container: Lens<GlobalState, Container>
+        /// Reads an element's id.
+        public let identify: @Sendable (Container.Element) -> ID
+        /// Reads the id of the element a pointer addresses, where it lies.
+        @usableFromInline let identifyInPlace: @Sendable (UnsafePointer<Container.Element>) -> ID
+        @usableFromInline let cache = PositionCache<ID>()
+
+        /// Ids this lane's position cache has read by scanning or rebuilding, since the lane was
+        /// made: how tests tell an O(1) lookup from a pass over the container.
+        @_spi(Testing) public var positionCacheIDsRead: Int { cache.idsRead }
+
+        /// Tables this lane's position cache holds (one per container storage in use, at most
+        /// four): how tests tell that Stores sharing the lane keep their own tables, and no more.
+        @_spi(Testing) public var positionCacheTables: Int { cache.tableCount }
+
+        /// A lane over a container lens and an id function.
+        @inlinable
+        public init(container: Lens<GlobalState, Container>, id identify: @escaping @Sendable (Container.Element) -> ID) {
+            self.container = container
+            self.identify = identify
+            identifyInPlace = { identify($0.pointee) }
+        }
+
+        /// A lane over a container lens whose ids are also read where the elements lie
+        /// (`inPlace`), so a large element is never copied to find it.
+        @inlinable
+        init(
+            container: Lens<GlobalState, Container>,
+            id identify: @escaping @Sendable (Container.Element) -> ID,
+            inPlace: @escaping @Sendable (UnsafePointer<Container.Element>) -> ID
+        ) {
+            self.container = container
+            self.identify = identify
+            identifyInPlace = inPlace
+        }
+
+        /// Whether the container is an array whose storage a copy pins (copy-on-write), so that
+        /// the position cache may prove an id absent without scanning (see `PositionCache`).
+        @inlinable
+        static var containerPinsStorage: Bool {
+            guard Container.self == [Container.Element].self || Container.self == ContiguousArray<Container.Element>.self else { return false }
+            #if _runtime(_ObjC)
+            // An array bridged lazily from Objective-C may lend a temporary copy of its elements,
+            // whose address says nothing about the array.
+            return Container.self == ContiguousArray<Container.Element>.self || !_isBridgedVerbatimToObjectiveC(Container.Element.self)
+            #else
+            return true
+            #endif
+        }
+
+        /// The address of the first element when the container's storage can be pinned, else `nil`.
+        @inlinable
+        static func storage(of buffer: UnsafeBufferPointer<Container.Element>) -> UInt? {
+            containerPinsStorage && !buffer.isEmpty ? UInt(bitPattern: buffer.baseAddress) : nil
+        }
+
+        /// The position of `id` in `elements`: a table hit read back where the element lies.
+        @inlinable
+        func position(_ id: ID, in elements: Container) -> Int? {
+            let tabled = cache.tabled(id)
+            guard tabled >= 0 else { return untabled(id, in: elements, witnessed: UInt(bitPattern: -1 &- tabled)) }
+            if tabled < elements.count, idAt(tabled, in: elements) == id { return tabled }
+            return relocated(id, in: elements)
+        }
+
+        /// ``located(_:in:)`` for an id the current table lacks, unless the container lies in
+        /// `witnessed`, the storage the table's witness pins (`0`: none): the id is then absent.
+        @inlinable @inline(never)
+        func untabled(_ id: ID, in elements: Container, witnessed: UInt) -> Int? {
+            if witnessed != 0, let storage = elements.withContiguousStorageIfAvailable({ Self.storage(of: $0) }), storage == witnessed { return nil }
+            return located(id, in: elements)
+        }
+
+        /// ``located(_:in:)`` for an id the current table places elsewhere. A call site of its
+        /// own: sharing one with the id the table lacks cost the routed-action path two moves.
+        @inlinable @inline(never)
+        func relocated(_ id: ID, in elements: Container) -> Int? {
+            located(id, in: elements)
+        }
+
+        /// The id of the element at `offset`, read where it lies: a large element is not copied
+        /// to read its id (an array's subscript getter returns a copy).
+        @inlinable
+        func idAt(_ offset: Int, in elements: Container) -> ID {
+            let identifyInPlace = self.identifyInPlace
+            return elements.withContiguousStorageIfAvailable { identifyInPlace($0.baseAddress! + offset) }
+                ?? identify(elements[elements.startIndex + offset])
+        }
+
+        /// The position of an id the cache's current table cannot place: a late action for a
+        /// removed element, an element added or moved since the table was built, or a container
+        /// of another Store sharing the lane (its own table is then chosen by storage). Out of
+        /// line: the routed-action path stays small. Ids are read where the elements lie, as in
+        /// ``idAt(_:in:)``.
+        @inlinable @inline(never)
+        func located(_ id: ID, in elements: Container) -> Int? {
+            let identify = self.identify
+            let identifyInPlace = self.identifyInPlace
+            if let found = elements.withContiguousStorageIfAvailable({ buffer in
+                cache.locate(
+                    id,
+                    count: buffer.count,
+                    storage: Self.storage(of: buffer),
+                    witness: elements,
+                    idAt: { identifyInPlace(buffer.baseAddress! + $0) },
+                    ids: { (0..<buffer.count).map { identifyInPlace(buffer.baseAddress! + $0) } }
+                )
+            }) {
+                return found
+            }
+            return cache.locate(
+                id,
+                count: elements.count,
+                storage: nil,
+                witness: elements,
+                idAt: { identify(elements[elements.startIndex + $0]) },
+                ids: { elements.map(identify) }
+            )
+        }
+
+        /// The element with `id`.
+        @inlinable
+        public func element(_ id: ID, in state: GlobalState) -> Container.Element? {
+            let elements = container.get(state)
+            return position(id, in: elements).map { elements[elements.startIndex + $0] }
+        }
+
+        /// Mutates the element with `id` in place.
+        @inlinable
+        public func modifyElement(_ id: ID, in state: inout GlobalState, _ body: (inout Container.Element) -> Void) -> Bool {
+            var found = false
+            container.modify(&state) { elements in
+                guard let offset = position(id, in: elements) else { return }
+                found = true
+                // A witness is only ever taken of a container whose storage can be pinned.
+                if cache.witnessed.load(ordering: .relaxed) != 0 {
+                    write(id, at: offset, in: &elements, body)
+                } else {
+                    body(&elements[elements.startIndex + offset])
+                }
+            }
+            return found
+        }
+
+        /// Writes the element at `offset` while the cache may hold a witness: the witness of the
+        /// container's storage, if any, is released, so the element is written in place, and
+        /// restored when the write left the element's id and the storage as they were. Out of
+        /// line: the routed-action path stays small.
+        @inlinable @inline(never)
+        func write(_ id: ID, at offset: Int, in elements: inout Container, _ body: (inout Container.Element) -> Void) {
+            let storage = elements.withContiguousStorageIfAvailable { Self.storage(of: $0) } ?? nil
+            let generation = cache.releaseWitness(storage: storage)
+            body(&elements[elements.startIndex + offset])
+            guard let generation, let storage else { return }
+            let kept = elements.withContiguousStorageIfAvailable { buffer -> Bool in
+                identifyInPlace(buffer.baseAddress! + offset) == id && Self.storage(of: buffer) == storage
+            }
+            if kept == true { cache.restoreWitness(elements, storage: storage, generation: generation) }
+        }
+
+        /// Releases the witness of the container's storage, if any, before every element is
+        /// written in place. Read in its own access, before the loop's, so the compiler can hoist
+        /// the loop's uniqueness check out of the loop.
+        @inlinable
+        func releaseWitness(in state: inout GlobalState) {
+            guard cache.witnessed.load(ordering: .relaxed) != 0 else { return }
+            let storage = container.inspect(&state) { elements in
+                elements.withContiguousStorageIfAvailable { Self.storage(of: $0) } ?? nil
+            }
+            _ = cache.releaseWitness(storage: storage)
+        }
+
+        /// Whether the container is empty.
+        @inlinable
+        public func isEmpty(in state: GlobalState) -> Bool { container.get(state).isEmpty }
+
+        /// Every element in container order.
+        @inlinable
+        public func forEachElement(in state: GlobalState, _ body: (ID, Container.Element) -> Void) {
+            for element in container.get(state) { body(identify(element), element) }
+        }
+
+        /// Applies `run(action, &element)` to every element in place: a plain index loop.
+        @inlinable
+        public func modifyEach<Action>(in state: inout GlobalState, applying run: (Action, inout Container.Element) -> Void, with action: Action) {
+            releaseWitness(in: &state)
+            container.modify(&state) { elements in
+                var index = elements.startIndex
+                while index < elements.endIndex {
+                    run(action, &elements[index])
+                    index += 1
+                }
+            }
+        }
+
+        /// Mutates every element in place.
+        @inlinable
+        public func modifyEach(in state: inout GlobalState, _ body: (ID, inout Container.Element) -> Void) {
+            let identify = self.identify
+            releaseWitness(in: &state)
+            container.modify(&state) { elements in
+                var index = elements.startIndex
+                while index < elements.endIndex {
+                    body(identify(elements[index]), &elements[index])
+                    index += 1
+                }
+            }
+        }
+
+        /// Whether an element has `id`, reading the container where it lies.
+        @inlinable
+        public func containsElement(_ id: ID, in state: inout GlobalState) -> Bool {
+            return container.inspect(&state) { position(id, in: $0) != nil }
+        }
+
+        /// `body` applied to the element with `id`, reading the container where it lies.
+        @inlinable
+        public func inspectElement<Result>(_ id: ID, in state: inout GlobalState, _ body: (Container.Element) -> Result) -> Result? {
+            return container.inspect(&state) { elements in
+                guard let offset = position(id, in: elements) else { return nil }
+                return elements.withContiguousStorageIfAvailable { body($0[offset]) } ?? body(elements[elements.startIndex + offset])
+            }
+        }
+
+        /// Whether the container is empty, read where it lies.
+        @inlinable
+        public func isEmpty(inPlace state: inout GlobalState) -> Bool {
+            container.inspect(&state) { $0.isEmpty }
+        }
+
+        /// Every element in container order, read where the container lies.
+        @inlinable
+        public func forEachElement(inPlace state: inout GlobalState, _ body: (ID, Container.Element) -> Void) {
+            let identify = self.identify
+            container.inspect(&state) { elements in
+                for element in elements { body(identify(element), element) }
+            }
+        }
+    }
+}
+
+extension Relay.IdentifiedElements: PlacesFocus {
+    @inlinable var focusPlacement: FocusPlacement { .within(container.inlineRange) }
+}
