@@ -229,9 +229,7 @@ internal final class SupervisionPlan<State: Sendable, Action: Sendable, Environm
             if index == addressed, let tracker = segment.tracker, !tracker.hasJournal {
                 guard let (previous, channels, ordinal) = tracker.evaluateAddressed(action, &state, environment) else { return false }
                 counts.elementEvaluations &+= 1
-                var elementOrders: [UInt64] = []
-                elementOrders.reserveCapacity(channels.count)
-                for position in 0..<channels.count { elementOrders.append(containerOrder(segment: index, ordinal: ordinal, index: position)) }
+                let elementOrders = elementOrders(segment: index, ordinal: ordinal, count: channels.count)
                 if reconciler.patchMatches(index, previous: previous, channels: channels, orders: elementOrders) { continue }
                 patches.append(SegmentPatch(segment: index, previous: Array(previous), channels: channels, orders: elementOrders, kind: .addressed))
                 continue
@@ -244,11 +242,7 @@ internal final class SupervisionPlan<State: Sendable, Action: Sendable, Environm
                 editedSegments.append(index)
                 if changes.count > 1 { changes.sort { $0.ordinal < $1.ordinal } }
                 for change in changes {
-                    var elementOrders: [UInt64] = []
-                    elementOrders.reserveCapacity(change.channels.count)
-                    for position in 0..<change.channels.count {
-                        elementOrders.append(containerOrder(segment: index, ordinal: change.ordinal, index: position))
-                    }
+                    let elementOrders = elementOrders(segment: index, ordinal: change.ordinal, count: change.channels.count)
                     if reconciler.patchMatches(index, previous: change.previous, channels: change.channels, orders: elementOrders) { continue }
                     patches.append(
                         SegmentPatch(
@@ -286,6 +280,24 @@ internal final class SupervisionPlan<State: Sendable, Action: Sendable, Environm
             return false
         }
         counts.patchedReconciles &+= 1
+        commitPatches()
+        return true
+    }
+
+    /// The container order of an element's `count` channels.
+    @inlinable
+    @inline(__always)
+    func elementOrders(segment: Int, ordinal: Int, count: Int) -> [UInt64] {
+        var orders: [UInt64] = []
+        orders.reserveCapacity(count)
+        for position in 0..<count { orders.append(containerOrder(segment: segment, ordinal: ordinal, index: position)) }
+        return orders
+    }
+
+    /// Records in the trackers (or the segments) what the applied patches reconciled.
+    @inlinable
+    @inline(__always)
+    func commitPatches() {
         for index in editedSegments { segments[index].tracker?.commitEdits() }
         for patch in patches {
             let segment = segments[patch.segment]
@@ -296,7 +308,6 @@ internal final class SupervisionPlan<State: Sendable, Action: Sendable, Environm
                 if let tracker = segment.tracker { tracker.commitAll() } else { segment.reconciled = patch.channels }
             }
         }
-        return true
     }
 }
 
