@@ -146,13 +146,14 @@ struct ExecutableRunTests {
     }
 
     @Test(
-        "under valgrind an asynchronous round trip is counted on the main thread, the same figure twice",
+        "under valgrind an asynchronous round trip is counted on the main thread, the same figure twice to within a few instructions",
         .enabled(if: InstructionPass.valgrindVersion() != nil || underCI, "valgrind is not installed"))
     func countsAsynchronousInstructions() throws {
         // `effects.roundtrip.taskPerAction` starts a Task per action and awaits the last answer:
         // the pass runs every job on the main thread, so it neither crashes valgrind nor waits
         // forever, and the count repeats.
         var figures: [Double] = []
+        var iterations: [Int] = []
         for _ in 0..<2 {
             let directory = try temporaryDirectory()
             let result = try runLab(["--quick", "--filter", "effects.roundtrip.taskPerAction.single", "--output", directory])
@@ -160,8 +161,14 @@ struct ExecutableRunTests {
             let file = try ResultsIO.load(path: directory + "/latest.json", role: "current")
             let record = try #require(file.record("effects.roundtrip.taskPerAction.single"))
             figures.append(try #require(record.instructionsPerOp))
+            iterations.append(try #require(record.instructionIterations))
         }
-        // A Task created, enqueued and run, and two dispatches: thousands of instructions.
-        #expect(figures[0] > 1_000 && figures[0] == figures[1], "\(figures)")
+        // A Task created, enqueued and run, and two dispatches: thousands of instructions per op.
+        #expect(figures[0] > 1_000 && iterations[0] == iterations[1], "\(figures) over \(iterations) iterations")
+        // Not exact: one CI run counted the two runs 2 instructions apart in over four million (the
+        // runtime's other threads still run under valgrind, which interleaves them with the main
+        // one). Sixteen instructions in the whole count is thousands of times tighter than the ±2 % gate.
+        let apart = abs(figures[0] - figures[1]) * Double(iterations[0])
+        #expect(apart <= 16, "\(figures) over \(iterations[0]) iterations: \(apart) instructions apart")
     }
 }
