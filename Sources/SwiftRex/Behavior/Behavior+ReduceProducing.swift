@@ -1,3 +1,7 @@
+// One of the library's files with unsafe code: a mutation record's fields skip the runtime's
+// exclusivity checks, since one dispatch at a time touches a record, in phase order. Exercised
+// under TSan and ASan by MutateAndProduceTests.
+
 import Foundation
 import Synchronization
 
@@ -85,7 +89,7 @@ internal final class MutationRecord<Action: Sendable, State: Sendable, Environme
     @usableFromInline let isSpare: Bool
     @usableFromInline let claimed = Atomic<Bool>(false)
     // Unchecked: one dispatch at a time touches a record, in phase order (see the type's comment);
-    // checked, each access cost a runtime exclusivity record (about a third of the form's cost).
+    // checked, each access would cost a runtime exclusivity record.
     @exclusivity(unchecked) @usableFromInline var action: Action?
     @exclusivity(unchecked) @usableFromInline var readGenerators: @Sendable () -> StoreGenerators = { .live }
     @exclusivity(unchecked) @usableFromInline var producer: Producer<Action, State, Environment>?

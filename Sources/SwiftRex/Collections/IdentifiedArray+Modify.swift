@@ -1,3 +1,5 @@
+// One of the library's files with unsafe code (a pointer to a slot, kept across a `_modify` yield).
+
 // The in-place write path shared by `subscript(id:)` and the positional subscript.
 //
 // A `_modify` coroutine yields storage that must stay valid across the yield; whatever the

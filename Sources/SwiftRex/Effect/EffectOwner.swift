@@ -1,3 +1,7 @@
+// Names unsafe code without using it: `isPresent` receives a state by address, valid only during
+// the call (a Store lends its state in Store.swift; a lift reads it back as the type the
+// `ObjectIdentifier` names, in Lifting/ElementScoping.swift).
+
 /// The collection element an effect belongs to, and how to tell from a store's state whether it is
 /// still there. Collection lifts attach it to their elements' effects (focus lifts re-aim it at
 /// their parent state) so that the Store cancels a removed element's effects.

@@ -1,3 +1,7 @@
+// One of the library's files with unsafe code: keys are compared and read where they lie, through
+// typed pointers that are valid only for the call that receives them (no copy of a key, no retain
+// of its box). Exercised under TSan and ASan by the effect-id and channel tests.
+
 /// A type-erased `Hashable & Sendable` key: the key type of every effect id, channel id, reset key
 /// and broadcast value.
 ///

@@ -1,3 +1,7 @@
+// One of the library's files with unsafe code: an element's presence check hands the child state's
+// address to its parent's check for the duration of that call only. Exercised under TSan and ASan
+// by the tests that remove elements with running effects.
+
 import Synchronization
 
 // Element scoping of effects and channels: what a collection lift stamps on an element's ids,

@@ -1,3 +1,6 @@
+// One of the library's files with unsafe code: a unit refers to its fusion unretained (`Unmanaged`),
+// while the unit's own closures capture that fusion and keep it alive.
+
 /// One flat unit of a reducer fold: an in-place reduce that decides by itself whether it acts on
 /// an action (a lifted unit whose prism misses does not), and, for the APIs that ask first, the
 /// test alone.

@@ -1,3 +1,7 @@
+// One of the library's files with unsafe code: ids are read from elements where they lie, through
+// a pointer valid only for the call, and a buffer's address is compared, never followed, to tell
+// whether an array's storage changed. Exercised under TSan and ASan by the collection lift tests.
+
 import Synchronization
 
 extension Relay {

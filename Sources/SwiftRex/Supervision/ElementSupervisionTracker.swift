@@ -1,3 +1,7 @@
+// One of the library's files with unsafe code: the tracker's memo skips the runtime's exclusivity
+// checks, since only the main actor touches it, inside a Store's phase 5, which never nests.
+// Exercised under TSan and ASan by the supervision tests.
+
 /// The tracker of one `liftCollection`/`liftEach`: typed element ids, a memo of each element's keys.
 ///
 /// The per-element work comes in as closures built by the lift in inlinable code, so it runs

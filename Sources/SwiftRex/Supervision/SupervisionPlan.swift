@@ -1,3 +1,7 @@
+// One of the library's files with unsafe code: the segments' and the plan's scratch fields skip the
+// runtime's exclusivity checks, since only the main actor touches them, inside a Store's phase 5,
+// which never nests. Exercised under TSan and ASan by the supervision tests.
+
 /// A Store's phase 5: the behavior's supervision units as reconcile segments, with the per-store
 /// trackers of collection lifts.
 ///
