@@ -46,11 +46,7 @@ private func diffIdentified<Element: Equatable & Identifiable>(
     _ expected: [Element], _ actual: [Element],
     in differ: inout StateDiffer, path: [PathStep], depth: Int
 ) {
-    let shared = Swift.min(expected.count, actual.count)
-    var prefix = 0
-    while prefix < shared, expected[prefix] == actual[prefix] { prefix &+= 1 }
-    var suffix = 0
-    while suffix < shared - prefix, expected[expected.count - 1 - suffix] == actual[actual.count - 1 - suffix] { suffix &+= 1 }
+    let (prefix, suffix) = equalEnds(expected, actual)
     differ.comparisons += prefix + suffix
     let expectedRange = prefix..<(expected.count - suffix)
     let actualRange = prefix..<(actual.count - suffix)
@@ -104,15 +100,21 @@ private func diffEquatableElements<Element: Equatable>(
     _ expected: [Element], _ actual: [Element],
     in differ: inout StateDiffer, path: [PathStep], depth: Int
 ) {
-    let shared = Swift.min(expected.count, actual.count)
-    var prefix = 0
-    while prefix < shared, expected[prefix] == actual[prefix] { prefix &+= 1 }
-    var suffix = 0
-    while suffix < shared - prefix, expected[expected.count - 1 - suffix] == actual[actual.count - 1 - suffix] { suffix &+= 1 }
+    let (prefix, suffix) = equalEnds(expected, actual)
     differ.comparisons += prefix + suffix
     differ.diffMiddle(
         expectedRange: prefix..<(expected.count - suffix), actualRange: prefix..<(actual.count - suffix),
         expectedElement: { expected[$0] }, actualElement: { actual[$0] },
         path: path, depth: depth
     )
+}
+
+/// How many elements the two arrays share at their start, and then at their end, compared with `==`.
+private func equalEnds<Element: Equatable>(_ expected: [Element], _ actual: [Element]) -> (prefix: Int, suffix: Int) {
+    let shared = Swift.min(expected.count, actual.count)
+    var prefix = 0
+    while prefix < shared, expected[prefix] == actual[prefix] { prefix &+= 1 }
+    var suffix = 0
+    while suffix < shared - prefix, expected[expected.count - 1 - suffix] == actual[actual.count - 1 - suffix] { suffix &+= 1 }
+    return (prefix, suffix)
 }
