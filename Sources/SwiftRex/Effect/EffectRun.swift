@@ -192,7 +192,7 @@ internal final class ChannelGate: EffectRun, @unchecked Sendable {
             StoreDiagnostic(
                 kind: .actionAfterClose,
                 message: message,
-                source: source
+                source: source, cause: "channel \(describeChannel(id))"
             ))
     }
 }
@@ -203,7 +203,9 @@ internal func reportChannelFailure(id: AnyHashableSendable?, source: ActionSourc
         whileOpening
         ? "threw while opening: \(error). It did not open and counts as completed."
         : "consumer threw: \(error). The channel closed."
-    reportDiagnostic(StoreDiagnostic(kind: .channelFailed, message: "Channel \(describeChannel(id)) \(outcome)", source: source))
+    reportDiagnostic(
+        StoreDiagnostic(
+            kind: .channelFailed, message: "Channel \(describeChannel(id)) \(outcome)", source: source, cause: "channel \(describeChannel(id))"))
 }
 
 private func describeChannel(_ id: AnyHashableSendable?) -> String {

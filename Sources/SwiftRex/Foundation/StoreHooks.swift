@@ -55,14 +55,19 @@ public struct StoreDiagnostic: Sendable, CustomStringConvertible {
     public var message: String { composeMessage() }
     /// The source of the action involved, when known.
     public let source: ActionSource?
+    /// What the misuse comes from beyond its kind, when one place causes it every time: the lift
+    /// site of a missing element, the id of a failing channel. The default log
+    /// (``StoreHooks/log(_:)``) reports each kind and cause once.
+    public let cause: String?
     @usableFromInline let composeMessage: @Sendable () -> String
 
     /// A diagnostic whose `message` is evaluated when read, not here.
     @inlinable
-    public init(kind: Kind, message: @autoclosure @escaping @Sendable () -> String, source: ActionSource?) {
+    public init(kind: Kind, message: @autoclosure @escaping @Sendable () -> String, source: ActionSource?, cause: String? = nil) {
         self.kind = kind
         self.composeMessage = message
         self.source = source
+        self.cause = cause
     }
 
     /// The message with its source.
@@ -118,13 +123,21 @@ public enum StoreHooks {
         fatalError(info.description)
     }
 
-    /// The handler for other detected misuse: logs it, except a duplicate id while a Swift Testing
-    /// test runs in a process that links `SwiftRexTesting`, which is an issue of that test
-    /// (<doc:Lifting#Duplicate-ids>). It never stops the process.
-    public static var onDiagnostic: @MainActor (StoreDiagnostic) -> Void = { diagnostic in
+    /// The handler for other detected misuse: ``log(_:)``. It never stops the process. Set your own
+    /// to see every report (a dropped action for a removed row can repeat each dispatch).
+    public static var onDiagnostic: @MainActor (StoreDiagnostic) -> Void = { log($0) }
+
+    /// Logs a diagnostic the first time its kind and ``StoreDiagnostic/cause`` are seen in this
+    /// process, saying that later ones are not logged; a diagnostic without a cause is logged each
+    /// time. A duplicate id while a Swift Testing test runs in a process that links
+    /// `SwiftRexTesting` is an issue of that test instead (<doc:Lifting#Duplicate-ids>).
+    public static func log(_ diagnostic: StoreDiagnostic) {
         if diagnostic.kind == .duplicateID, recordTestIssue(diagnostic.message, source: diagnostic.source) { return }
-        print("SwiftRex: \(diagnostic)")
+        if let line = loggedDiagnostics.admit(diagnostic) { print(line) }
     }
+
+    /// The kinds and causes ``log(_:)`` has logged.
+    private static var loggedDiagnostics = DiagnosticLog()
 
     /// A task-local override of ``onDiagnostic``, called synchronously where the misuse is
     /// detected: scope it around a test with `DiagnosticOverride.$handler.withValue(…) { … }`.
@@ -169,5 +182,22 @@ extension TaskLocal where Value == DiagnosticHandler? {
         file: String = #fileID, line: UInt = #line
     ) async rethrows -> R {
         try await withValue(DiagnosticHandler(handle), operation: operation, isolation: isolation, file: file, line: line)
+    }
+}
+
+/// What the default diagnostic log has reported: each kind and cause once.
+internal struct DiagnosticLog {
+    private struct Key: Hashable {
+        let kind: StoreDiagnostic.Kind
+        let cause: String
+    }
+
+    private var logged: Set<Key> = []
+
+    /// The line to log for `diagnostic`, or `nil` when its kind and cause were logged before.
+    mutating func admit(_ diagnostic: StoreDiagnostic) -> String? {
+        guard let cause = diagnostic.cause else { return "SwiftRex: \(diagnostic)" }
+        guard logged.insert(Key(kind: diagnostic.kind, cause: cause)).inserted else { return nil }
+        return "SwiftRex: \(diagnostic) [later \(diagnostic.kind) reports about \(cause) are not logged]"
     }
 }

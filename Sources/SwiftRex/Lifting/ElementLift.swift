@@ -111,7 +111,7 @@ internal struct ElementLift<LA: Sendable, LS: Sendable, LE: Sendable, GA: Sendab
                 kind: .duplicateID,
                 message:
                     "Duplicate ids in an identified collection: \(ids.prefix(10).map { "\($0)" }.joined(separator: ", ")) (lift \(site)). A broadcast reaches each id's first occurrence only.",
-                source: nil
+                source: nil, cause: site.name
             ))
     }
 
@@ -123,7 +123,7 @@ internal struct ElementLift<LA: Sendable, LS: Sendable, LE: Sendable, GA: Sendab
             StoreDiagnostic(
                 kind: .missingElement,
                 message: "An action addressed element \(id), which is not in the collection (lift \(site)): dropped.",
-                source: source
+                source: source, cause: site.name
             ))
     }
 

@@ -372,7 +372,7 @@ internal final class PositionCache<ID: Hashable & Sendable>: Sendable {
                 kind: .duplicateID,
                 message:
                     "Duplicate ids in an identified collection: \(ids.joined(separator: ", ")). Actions addressed to a duplicated id reach its first occurrence only.",
-                source: nil
+                source: nil, cause: "ids \(ids.joined(separator: ", "))"
             ))
     }
 }

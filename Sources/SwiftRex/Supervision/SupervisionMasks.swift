@@ -41,8 +41,8 @@ extension SupervisionPlan {
                 StoreDiagnostic(
                     kind: .broadInvalidation,
                     message:
-                        "\(catchAll) mutating unit(s) of this behavior write a part of the state the library cannot locate (an unlifted reduce or react, a closure lens, a computed key path): every action they handle re-evaluates the supervision of every collection element. Lift them through a key-path state lane, or declare what they touch with `confined(to:)`.",
-                    source: nil
+                        "\(catchAll) mutating unit(s) of this behavior write a part of the state the library cannot locate (an unlifted reduce or react, an `.on(…, reduce:)` whose trigger names no state lane, a closure lens, a computed key path): every action they handle re-evaluates the supervision of every collection element. Lift them through a key-path state lane (`.on(.action(…).state(\\.part), reduce: …)` for an `.on`), or declare what they touch with `confined(to:)`.",
+                    source: nil, cause: "\(catchAll) catch-all writer(s)"
                 ))
         }
         return masks
