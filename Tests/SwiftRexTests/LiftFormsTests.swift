@@ -130,6 +130,62 @@ import Testing
         #expect(seen.withLock { $0.last } == " -> SWIFT")
     }
 
+    @Test func aMiddlewareScopeReadsItsStateThroughAGetterLane() {
+        let seen = Mutex<[String]>([])
+        let searches = Middleware<String, String, Void>.produce { query, context in
+            let draft = context.stateBefore ?? "nil"
+            seen.withLock { $0.append("\(query) on \(draft)") }
+            return Producer { _ in .empty }
+        }
+        let searchPrism = Prism<Action, String>(preview: { if case .search(let q) = $0 { q } else { nil } }, review: Action.search)
+        let lifted = searches.lift(.action(searchPrism).state { (global: State) in global.draft.uppercased() })
+        let reducer = Reducer<Action, State>.reduce { action, state in if case .search(let text) = action { state.draft = text } }
+        let store = Store(initial: State(draft: "sw"), reducer: reducer, middleware: lifted, environment: ())
+
+        store.dispatch(.search("swift"))
+        store.dispatch(.all(.bump))
+
+        #expect(seen.withLock { $0 } == ["swift on SW"])
+        #expect(store.state.draft == "swift")
+    }
+
+    @Test func thePrimitiveCollectionLiftWritesWhereTheActionsTraversalPoints() {
+        struct Board: Sendable, Equatable {
+            let title: String
+            var cells: [Int]
+        }
+        struct Screen: Sendable, Equatable {
+            var board: Board
+            var moves = 0
+        }
+        enum Move: Sendable {
+            case cell(Int, Int)
+            case other
+        }
+        let cell = Reducer<Int, Int>.reduce { delta, value in value += delta }
+        // The container is a `let` of the board rebuilt by its lens; the element is an index.
+        let cells = Lens<Screen, [Int]>(
+            get: { $0.board.cells }, set: { screen, cells in screen.board = Board(title: screen.board.title, cells: cells) })
+        let lifted: Reducer<Move, Screen> = cell.liftCollection(
+            action: { move in
+                guard case .cell(let index, let delta) = move else { return nil }
+                return (delta, AffineTraversal(preview: { $0.indices.contains(index) ? $0[index] : nil }, set: { $0[index] = $1 }))
+            },
+            stateContainer: cells
+        )
+        let store = Store(initial: Screen(board: Board(title: "b", cells: [0, 0, 0])), reducer: lifted)
+        var notified = 0
+        let token = store.observe(didChange: { notified += 1 })
+
+        store.dispatch(.cell(1, 5))
+        store.dispatch(.cell(7, 1))
+        store.dispatch(.other)
+
+        #expect(store.state.board.cells == [0, 5, 0])
+        #expect(notified == 1)
+        withExtendedLifetime(token) {}
+    }
+
     @Test func anEnvironmentProjectionRunsItsReadersOnceAtCreation() {
         struct World: Sendable { var prefix: String }
         let reducer = Reducer<Action, State>.reduce { action, state in if case .search(let text) = action { state.draft = text } }

@@ -103,4 +103,55 @@ extension Reducer {
         )
         return Reducer<GlobalAction, SL.GlobalState>(lifted: lift.lift(behaviorUnits))
     }
+
+    /// The primitive collection lift: `action` picks the local action and an affine traversal to
+    /// the element it addresses inside the container, which `stateContainer` focuses. A reducer
+    /// emits no actions, so nothing re-embeds them and no element id is needed: the traversal
+    /// alone says where to write. An action `action` rejects, or whose element is absent, mutates
+    /// nothing. For identified collections prefer ``liftCollection(_:site:file:line:column:)``,
+    /// which locates elements by id in O(1) and reports a missing one.
+    ///
+    /// ```swift
+    /// let rows = row.liftCollection(
+    ///     action: { (global: AppAction) in
+    ///         guard case .row(let index, let action) = global else { return nil }
+    ///         return (action, AffineTraversal(preview: { $0.indices.contains(index) ? $0[index] : nil }, set: { $0[index] = $1 }))
+    ///     },
+    ///     stateContainer: Lens(\AppState.rows)
+    /// )
+    /// ```
+    @inlinable
+    public func liftCollection<GlobalAction: Sendable, GlobalState: Sendable, Container: Sendable>(
+        action: @escaping @Sendable (GlobalAction) -> (action: ActionType, element: AffineTraversal<Container, StateType>)?,
+        stateContainer: Lens<GlobalState, Container>
+    ) -> Reducer<GlobalAction, GlobalState> {
+        let routed = Reducer<RoutedElementAction<ActionType, Container, StateType>, Container>(
+            units: units.map { unit in
+                ReducerUnit(
+                    applies: { routed, container in
+                        routed.element.inspect(&container) { unit.willMutate(routed.action, &$0) } ?? false
+                    },
+                    footprint: FocusPlacement.within(nil).embed(unit.footprint),
+                    run: { routed, container in
+                        _ = routed.element.tryModify(&container) { unit.run(routed.action, &$0) }
+                    })
+            })
+        return routed.lift(
+            .action(preview: { (global: GlobalAction) in action(global).map { RoutedElementAction(action: $0.action, element: $0.element) } })
+                .state(stateContainer))
+    }
+}
+
+/// A local action paired with the traversal to the element it addresses (the primitive
+/// collection lift's routed action).
+@usableFromInline
+internal struct RoutedElementAction<Action: Sendable, Container, Element>: Sendable {
+    @usableFromInline let action: Action
+    @usableFromInline let element: AffineTraversal<Container, Element>
+
+    @inlinable
+    init(action: Action, element: AffineTraversal<Container, Element>) {
+        self.action = action
+        self.element = element
+    }
 }
