@@ -8,21 +8,34 @@ import Testing
 // fixtures they name.
 private struct Feed: Sendable, Equatable { var items: [String] = [] }
 private enum RowAction: Sendable, Equatable { case add(Int) }
+private enum RoomAction: Sendable, Equatable { case say(String) }
 
 @Prisms
 private enum AppAction: Sendable, Equatable {
     case loaded([String])
     case search(String)
     case row(Int, RowAction)
+    case room(RoomAction)
 }
 
 private struct AppState: Sendable, Equatable {
     var feed = Feed()
     var search = ""
     var rows = [0, 0]
+    var room: [String] = []
+}
+
+private struct AppEnvironment: Sendable { var roomEnv = "lobby" }
+
+extension AppAction: DomainAction {
+    fileprivate typealias DomainState = AppState
+    fileprivate typealias DomainEnvironment = AppEnvironment
 }
 
 private typealias AppBehavior = Behavior<AppAction, AppState, Void>
+private let roomBehavior = Behavior<RoomAction, [String], String>.reduce { action, lines in
+    if case .say(let line) = action { lines.append(line) }
+}
 
 private let app = AppBehavior.identity
 private let row = Reducer<RowAction, Int>.reduce { action, value in if case .add(let amount) = action { value += amount } }
@@ -34,6 +47,13 @@ private let row = Reducer<RowAction, Int>.reduce { action, value in if case .add
         var state = AppState()
         _ = routed.step(.loaded(["a"]), state: &state, environment: ())
         #expect(state.feed.items == ["a"])
+    }
+
+    @Test func anActionThatNamesItsDomainLiftsWithoutAnnotations() {
+        let room = roomBehavior.lift(.action(AppAction.prism.room).state(\.room).environment(\.roomEnv))
+        var state = AppState()
+        _ = room.step(.room(.say("hi")), state: &state, environment: AppEnvironment())
+        #expect(state.room == ["hi"])
     }
 
     @Test func aMiddlewareReadsItsStateThroughAGetter() {

@@ -87,6 +87,10 @@ private enum BehaviorPage {
 }
 
 private typealias AppAction = BehaviorPage.AppAction
+extension BehaviorPage.AppAction: DomainAction {
+    fileprivate typealias DomainState = BehaviorPage.AppState
+    fileprivate typealias DomainEnvironment = BehaviorPage.AppEnvironment
+}
 private typealias AppState = BehaviorPage.AppState
 private typealias AppEnvironment = BehaviorPage.AppEnvironment
 private typealias RoomAction = BehaviorPage.RoomAction
@@ -189,9 +193,8 @@ private typealias World = BehaviorPage.World
             .reduce { action, state in if case .joined(let name) = action { state.members.append(name) } }
             .produce { action, _ in action == .join ? Producer { ctx in .just(.joined(ctx.environment.name)) } : .doNothing }
 
-        // Leading-dot key paths take their root from the host's global types (the page's note):
-        // here the local's type names them.
-        let lifted: Behavior<AppAction, AppState, AppEnvironment> = room.lift(.action(AppAction.prism.room).state(\.room).environment(\.roomEnv))
+        // Leading-dot key paths take their roots from the action's domain (`DomainAction`).
+        let lifted = room.lift(.action(AppAction.prism.room).state(\.room).environment(\.roomEnv))
 
         var state = AppState()
         let join = lifted.step(.room(.join), state: &state, environment: AppEnvironment())
@@ -229,7 +232,7 @@ private typealias World = BehaviorPage.World
                 return action == .tick ? Producer { ctx in .just(.ticked(ticks * ctx.environment.step)) } : .doNothing
             }
 
-        let lifted: Behavior<AppAction, AppState, AppEnvironment> = rowBehavior.liftCollection(
+        let lifted = rowBehavior.liftCollection(
             .action(AppAction.prism.row).state(\.rows).environment(\.rowEnv)
         )
 
@@ -243,7 +246,7 @@ private typealias World = BehaviorPage.World
         let rowBehavior = Behavior<RowAction, BehaviorPage.Row, BehaviorPage.RowEnv>
             .reduce { action, row in if action == .tick { row.ticks += 1 } }
 
-        let lifted: Behavior<AppAction, AppState, AppEnvironment> = rowBehavior.liftEach(
+        let lifted = rowBehavior.liftEach(
             .action(broadcast: AppAction.prism.tickAll, into: AppAction.prism.row)
                 .state(\.rows).environment(\.rowEnv)
         )

@@ -4,9 +4,9 @@ import SwiftRexTestSupport
 import Testing
 
 // The code examples of SwiftRex's Lifting Features documentation page, as written, each with the outcome the page states.
-// Leading-dot key paths (`.state(\.auth)`, `.environment(\.todoEnv)`) take their root from the
-// host's global types, as the page's closing note says; where an example is an expression with
-// no such host, it runs in a local whose type, or a store whose initial state, names them.
+// Leading-dot key paths (`.state(\.auth)`, `.environment(\.todoEnv)`) take their roots from the
+// app's action, which names its state and environment (`DomainAction`, in the fixtures); an
+// example printed as a bare expression is bound to an unannotated local.
 
 private enum LiftingPage {
     enum CounterAction: Sendable, Equatable { case increment }
@@ -112,6 +112,10 @@ private enum LiftingPage {
 }
 
 private typealias AppAction = LiftingPage.AppAction
+extension LiftingPage.AppAction: DomainAction {
+    fileprivate typealias DomainState = LiftingPage.AppState
+    fileprivate typealias DomainEnvironment = LiftingPage.AppEnvironment
+}
 private typealias AppState = LiftingPage.AppState
 private typealias AppEnvironment = LiftingPage.AppEnvironment
 private typealias Piece = LiftingPage.Piece
@@ -183,12 +187,12 @@ private typealias AppBehavior = Behavior<AppAction, AppState, AppEnvironment>
         let configBehavior = LiftingPage.configBehavior
         let todos = [LiftingPage.Todo(id: 10, slug: 7), .init(id: 20, slug: 8)]
 
-        let byID: AppBehavior = todoBehavior.liftCollection(.action(AppAction.prism.todo).state(\AppState.todos).environment(\.todoEnv))
-        let bySlug: AppBehavior = todoBehavior.liftCollection(
+        let byID = todoBehavior.liftCollection(.action(AppAction.prism.todo).state(\AppState.todos).environment(\.todoEnv))
+        let bySlug = todoBehavior.liftCollection(
             .action(AppAction.prism.todo).state(\AppState.todos, id: \.slug).environment(\.todoEnv)) // custom id
-        let byPosition: AppBehavior = todoBehavior.liftCollection(
+        let byPosition = todoBehavior.liftCollection(
             .action(AppAction.prism.todo).state(indexed: \AppState.todos).environment(\.todoEnv)) // by position
-        let byKey: AppBehavior = configBehavior.liftCollection(
+        let byKey = configBehavior.liftCollection(
             .action(AppAction.prism.cfg).state(dictionary: \AppState.configs).environment(\.todoEnv)) // dictionary
 
         for (lifted, address) in [(byID, 20), (bySlug, 8), (byPosition, 1)] {
@@ -222,7 +226,7 @@ private typealias AppBehavior = Behavior<AppAction, AppState, AppEnvironment>
     @Test func liftEachBroadcastsOneActionToEveryElement() {
         let todoBehavior = LiftingPage.todoBehavior
 
-        let lifted: AppBehavior = todoBehavior.liftEach(
+        let lifted = todoBehavior.liftEach(
             .action(broadcast: AppAction.prism.tickAll, into: AppAction.prism.todo).state(\AppState.todos).environment(\.todoEnv))
 
         var state = AppState(todos: [.init(id: 1, slug: 1), .init(id: 2, slug: 2)])
@@ -236,7 +240,7 @@ private typealias AppBehavior = Behavior<AppAction, AppState, AppEnvironment>
         let todoReducer = LiftingPage.todoReducer
         let appEnv = AppEnvironment()
 
-        let app: AppBehavior = Behavior.combine(
+        let app = Behavior.combine(
             authBehavior.lift(.action(AppAction.prism.auth).state(\.auth).environment(\.auth)),
             searchBehavior.lift(.action(AppAction.prism.search).state(\.search).environment(\.searchAPI)),
             todoReducer.liftCollection(.action(AppAction.prism.todo).state(\.todos)).asBehavior()

@@ -66,6 +66,10 @@ private enum MiddlewarePage {
 }
 
 private typealias AppAction = MiddlewarePage.AppAction
+extension MiddlewarePage.AppAction: DomainAction {
+    fileprivate typealias DomainState = MiddlewarePage.AppState
+    fileprivate typealias DomainEnvironment = MiddlewarePage.AppEnvironment
+}
 private typealias AppState = MiddlewarePage.AppState
 private typealias API = MiddlewarePage.API
 private typealias Logger = MiddlewarePage.Logger
@@ -136,8 +140,7 @@ private typealias Logger = MiddlewarePage.Logger
             return action == .ping ? Producer { ctx in .just(.pong(id * ctx.environment.factor)) } : .doNothing
         }
 
-        // The page's expression, given its global types by the local's annotation.
-        let lifted: Middleware<AppAction, AppState, MiddlewarePage.AppEnvironment> = rowMiddleware.liftCollection(
+        let lifted = rowMiddleware.liftCollection(
             .action(AppAction.prism.row).state(\.rows).environment(\.rowEnv)
         )
 

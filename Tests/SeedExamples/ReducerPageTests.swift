@@ -63,6 +63,9 @@ private typealias ToggleAction = ReducerPage.ToggleAction
 private typealias MyAction = ReducerPage.MyAction
 private typealias MyState = ReducerPage.MyState
 private typealias AppAction = ReducerPage.AppAction
+extension ReducerPage.AppAction: DomainAction {
+    fileprivate typealias DomainState = ReducerPage.AppState
+}
 private typealias AppState = ReducerPage.AppState
 
 @MainActor
@@ -161,12 +164,8 @@ private typealias AppState = ReducerPage.AppState
     @Test func liftCollectionRoutesToTheAddressedElement() {
         let itemReducer = ReducerPage.itemReducer
 
-        // The page's `let app = …`, given its global types by the store it runs in.
-        let store = Store(
-            initial: AppState(rows: [.init(id: 1), .init(id: 2)]),
-            reducer:
-                itemReducer.liftCollection(.action(AppAction.prism.row).state(\.rows))
-        )
+        let app = itemReducer.liftCollection(.action(AppAction.prism.row).state(\.rows))
+        let store = Store(initial: AppState(rows: [.init(id: 1), .init(id: 2)]), reducer: app)
 
         store.dispatch(.row(ElementAction(2, action: .toggle)))
         #expect(store.state.rows.map(\.done) == [false, true])

@@ -199,6 +199,7 @@ extension Relay.Scope {
     }
 
     /// A scope whose environment lane narrows the environment through a projection closure.
+    @_disfavoredOverload
     @inlinable
     public static func environment<G, L, A, S>(_ project: @escaping @Sendable (G) -> L)
         -> Relay.Scope<Relay.Identity<A>, Relay.Identity<S>, EnvironmentLane> where EnvironmentLane == Relay.EnvironmentNarrow<G, L>
@@ -388,6 +389,7 @@ extension Relay.Scope {
     }
 
     /// Sets the environment lane: it narrows the environment through a projection closure.
+    @_disfavoredOverload
     @inlinable
     public func environment<G, L>(_ project: @escaping @Sendable (G) -> L) -> Relay.Scope<ActionLane, StateLane, Relay.EnvironmentNarrow<G, L>>
     where EnvironmentLane == Relay.Identity<G> {
