@@ -27,15 +27,18 @@ private struct AppState: Sendable, Equatable {
 
 private struct AppEnvironment: Sendable { var roomEnv = "lobby" }
 
+private let roomBehavior = Behavior<RoomAction, [String], String>.reduce { action, lines in
+    if case .say(let line) = action { lines.append(line) }
+}
+
 extension AppAction: DomainAction {
     fileprivate typealias DomainState = AppState
     fileprivate typealias DomainEnvironment = AppEnvironment
 }
 
+private let room = roomBehavior.lift(.action(AppAction.prism.room).state(\.room).environment(\.roomEnv))
+
 private typealias AppBehavior = Behavior<AppAction, AppState, Void>
-private let roomBehavior = Behavior<RoomAction, [String], String>.reduce { action, lines in
-    if case .say(let line) = action { lines.append(line) }
-}
 
 private let app = AppBehavior.identity
 private let row = Reducer<RowAction, Int>.reduce { action, value in if case .add(let amount) = action { value += amount } }
@@ -50,7 +53,6 @@ private let row = Reducer<RowAction, Int>.reduce { action, value in if case .add
     }
 
     @Test func anActionThatNamesItsDomainLiftsWithoutAnnotations() {
-        let room = roomBehavior.lift(.action(AppAction.prism.room).state(\.room).environment(\.roomEnv))
         var state = AppState()
         _ = room.step(.room(.say("hi")), state: &state, environment: AppEnvironment())
         #expect(state.room == ["hi"])
