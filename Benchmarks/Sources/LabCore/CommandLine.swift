@@ -49,7 +49,7 @@ public enum LabCommand: Sendable, Equatable {
     case countAllocations(filter: String?, output: String)
     /// Write the Markdown summary of a results file (the committed baseline's, `Results/baseline.md`)
     /// to `output`, or print it.
-    case summary(file: String, output: String?)
+    case summary(file: String, output: String?, article: String? = nil)
     /// List scenario names.
     case list
     /// Print usage.
@@ -118,9 +118,11 @@ public func parseCommandLine(_ arguments: [String]) throws -> LabCommand {
         rest.removeFirst()
         var positional: [String] = []
         var output: String?
+        var article: String?
         while let argument = rest.popFirst() {
             switch argument {
             case "--output": output = try value(for: argument)
+            case "--article": article = try value(for: argument)
             case "--help", "-h": return .help
             default:
                 if argument.hasPrefix("--") { throw UsageError("unknown summary option '\(argument)'") }
@@ -128,7 +130,7 @@ public func parseCommandLine(_ arguments: [String]) throws -> LabCommand {
             }
         }
         guard positional.count == 1 else { throw UsageError("summary needs one results file") }
-        return .summary(file: positional[0], output: output)
+        return .summary(file: positional[0], output: output, article: article)
     }
 
     if let pass = rest.first, pass == "count-instructions" || pass == "count-allocations" {
@@ -210,7 +212,8 @@ public let labUsage = """
                            [--alloc-tolerance 0] [--bytes-tolerance 0]
                            [--instruction-tolerance 0.02] [--stack-tolerance 256]
                            [--filter PREFIX[,PREFIX…]] [--chart FILE.svg]
-      swiftrex-lab summary BASELINE.json [--output FILE.md]   (Results/baseline.md)
+      swiftrex-lab summary BASELINE.json [--output FILE.md] [--article ARTICLE.md]
+                                                (Results/baseline.md; the article's generated figures)
       swiftrex-lab --profile-scenario NAME [--size N] [--iterations N] [--profile-output FILE]
       swiftrex-lab --soak [--actions N] [--elements N] [--output DIR] [--no-write]
 

@@ -24,8 +24,8 @@ struct SwiftRexLab {
                 code = await runBenchmarks(options)
             case .compare(let current, let baseline, let options, let chart):
                 code = compare(current: current, baseline: baseline, options: options, chart: chart)
-            case .summary(let file, let output):
-                code = summarize(file, output: output)
+            case .summary(let file, let output, let article):
+                code = summarize(file, output: output, article: article)
             case .countInstructions(let filter, let output):
                 code = await countInstructions(filter: filter, output: output)
             case .countAllocations(let filter, let output):
@@ -171,9 +171,15 @@ struct SwiftRexLab {
     }
 
     /// Writes (or prints) the Markdown summary of a results file.
-    static func summarize(_ path: String, output: String?) -> ExitCode {
+    static func summarize(_ path: String, output: String?, article: String?) -> ExitCode {
         do {
-            let summary = Reports.baselineSummary(try ResultsIO.load(path: path, role: "results"))
+            let results = try ResultsIO.load(path: path, role: "results")
+            if let article {
+                let url = URL(fileURLWithPath: article)
+                try Data(ArticleFigures.updating(String(contentsOf: url, encoding: .utf8), from: results).utf8).write(to: url)
+                print("updated the figures of \(article)")
+            }
+            let summary = Reports.baselineSummary(results)
             guard let output else {
                 print(summary, terminator: "")
                 return .success
@@ -181,6 +187,8 @@ struct SwiftRexLab {
             try Data(summary.utf8).write(to: URL(fileURLWithPath: output))
             print("wrote \(output)")
             return .success
+        } catch let error as MissingFigures {
+            return fail("\(error)", .badInput)
         } catch let error as ResultsInputError {
             return fail("\(error)", .badInput)
         } catch {

@@ -30,6 +30,26 @@ struct ReportsTests {
         }
     }
 
+    @Test("the Performance article's figures are the committed baseline's (regenerate them with `swiftrex-lab summary --article`)")
+    func committedArticleFigures() throws {
+        let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent().appendingPathComponent("../../..").standardized
+        let baseline = try ResultsIO.load(path: root.appendingPathComponent("Results/baseline.json").path, role: "baseline")
+        let article = try String(
+            contentsOf: root.appendingPathComponent("Sources/SwiftRex/Documentation.docc/Articles/Performance.md"), encoding: .utf8)
+        let committed = try #require(ArticleFigures.committedTable(in: article), "the Performance article has no generated figures")
+        #expect(
+            committed == (try ArticleFigures.table(baseline)),
+            "the Performance article's figures are stale: Scripts/bench summary Results/baseline.json --output Results/baseline.md --article Sources/SwiftRex/Documentation.docc/Articles/Performance.md"
+        )
+    }
+
+    @Test("the article's table names what a results file lacks, and an article without markers is an error")
+    func articleFiguresNeedTheirScenariosAndMarkers() {
+        let file = Fixture.results()
+        #expect(throws: MissingFigures.self) { try ArticleFigures.table(file) }
+        #expect(throws: MissingFigures.self) { try ArticleFigures.updating("no markers here", from: file) }
+    }
+
     @Test("charts: one per sized scenario; .raw controls are drawn on their scenario's chart")
     func charts() {
         var file = Fixture.results()
