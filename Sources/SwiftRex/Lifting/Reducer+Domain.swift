@@ -4,7 +4,7 @@
 // type-checks in an app whose actions name an environment.
 
 extension Reducer {
-    /// ``lift(_:)`` for a scope at an action's domain: its environment lane is ignored.
+    /// `lift(_:)` for a scope at an action's domain: its environment lane is ignored.
     @_disfavoredOverload
     @inlinable
     public func lift<AL: ExtractsAction, SL: WritesState>(
@@ -13,7 +13,7 @@ extension Reducer {
         lift(Relay.Scope(action: scope.action, state: scope.state, environment: Relay.Identity<Void>()))
     }
 
-    /// ``liftCollection(_:site:file:line:column:)`` for a scope at an action's domain: its
+    /// `liftCollection(_:site:)` for a scope at an action's domain: its
     /// environment lane is ignored.
     @_disfavoredOverload
     @inlinable
@@ -27,7 +27,7 @@ extension Reducer {
             column: column)
     }
 
-    /// ``liftEach(_:site:file:line:column:)`` for a scope at an action's domain: its environment
+    /// `liftEach(_:site:)` for a scope at an action's domain: its environment
     /// lane is ignored.
     @_disfavoredOverload
     @inlinable

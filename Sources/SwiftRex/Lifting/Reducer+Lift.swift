@@ -108,7 +108,7 @@ extension Reducer {
     /// the element it addresses inside the container, which `stateContainer` focuses. A reducer
     /// emits no actions, so nothing re-embeds them and no element id is needed: the traversal
     /// alone says where to write. An action `action` rejects, or whose element is absent, mutates
-    /// nothing. For identified collections prefer ``liftCollection(_:site:file:line:column:)``,
+    /// nothing. For identified collections prefer the scope form, `liftCollection(_:site:)`,
     /// which locates elements by id in O(1) and reports a missing one.
     ///
     /// ```swift
