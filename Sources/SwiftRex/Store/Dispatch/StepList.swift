@@ -1,4 +1,4 @@
-// One of the library's unsafe files: steps read through unowned references.
+// One of the library's unsafe files: steps and observers read through unowned references.
 
 /// The steps of a dispatch program, read by its loops without reference counting.
 ///
@@ -70,5 +70,28 @@ internal struct UnretainedSteps<Step: AnyObject> {
     @inline(__always)
     func withStep<Result>(at index: Int, _ body: (Step) -> Result) -> Result {
         references[index]._withUnsafeGuaranteedRef(body)
+    }
+}
+
+/// An unowned reference to an object that something else owns, reached without reference counting:
+/// a closure read from the object through it is called without retaining the closure's context.
+///
+/// Invariant: the owner keeps the object alive for as long as ``withObject(_:)`` may be called
+/// (the Store's observer list keeps each observer until no notification is running).
+@usableFromInline
+internal struct UnretainedReference<Object: AnyObject> {
+    @usableFromInline let reference: Unmanaged<Object>
+
+    /// An unowned reference to `object`.
+    @inlinable
+    init(_ object: Object) {
+        reference = .passUnretained(object)
+    }
+
+    /// Calls `body` with the object, not retained.
+    @inlinable
+    @inline(__always)
+    func withObject<Result>(_ body: (Object) -> Result) -> Result {
+        reference._withUnsafeGuaranteedRef(body)
     }
 }
