@@ -80,11 +80,7 @@ extension Reducers {
     @inline(__always)
     func ask(_ action: Action, _ state: inout State, change: inout PhaseChange, willWrite: () -> Void) {
         steps.withUnretainedSteps { steps in
-            func ask(_ index: Int) {
-                steps.withStep(at: index) { step in
-                    if step.reduce(action, &state, willWrite) { change.merge(scope: step.scope, mask: step.mask) }
-                }
-            }
+            func ask(_ index: Int) { steps.ask(index, action, &state, change: &change, willWrite: willWrite) }
             guard let caseOf = routes.caseOf else {
                 for index in 0..<steps.count { ask(index) }
                 return
@@ -100,7 +96,7 @@ extension Reducers {
     func runAll(_ action: Action, _ state: inout State) {
         steps.withUnretainedSteps { steps in
             for index in 0..<steps.count {
-                steps.withStep(at: index) { $0.run(action, &state) }
+                steps.run(index, action, &state)
             }
         }
     }
