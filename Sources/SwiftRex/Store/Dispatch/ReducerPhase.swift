@@ -81,12 +81,11 @@ extension Reducers {
     func ask(_ action: Action, _ state: inout State, change: inout PhaseChange, willWrite: () -> Void) {
         steps.withUnretainedSteps { steps in
             func ask(_ index: Int) { steps.ask(index, action, &state, change: &change, willWrite: willWrite) }
-            guard let caseOf = routes.caseOf else {
+            guard routes.caseOf != nil else {
                 for index in 0..<steps.count { ask(index) }
                 return
             }
-            let group = routes.group(of: caseOf(action))
-            for position in group { ask(routes.units[position]) }
+            for position in routes.group(of: action) { ask(routes.units[position]) }
         }
     }
 
