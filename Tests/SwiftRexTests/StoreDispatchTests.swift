@@ -93,6 +93,30 @@ func eventually(_ condition: () -> Bool, turns: Int = 1_000) async -> Bool {
         _ = (first, third)
     }
 
+    @Test func anObserverMayReleaseItsOwnTokenWhileBeingNotified() {
+        // The observer's closure, and what it captures, outlive its own notification only.
+        final class Captured {}
+        let store = Store(initial: 0, reducer: Self.adder)
+        var calls = 0
+        var captured: Captured? = Captured()
+        weak let watched = captured
+        var token: SubscriptionToken?
+        token = store.observe(didChange: { [captured] in
+            calls += 1
+            token = nil
+            _ = captured
+        })
+        captured = nil
+        store.dispatch(.add(1))
+        #expect(calls == 1)
+        #expect(store.observerCount == 0)
+        #expect(watched == nil)
+        store.dispatch(.add(1))
+        #expect(calls == 1)
+        #expect(store.state == 2)
+        #expect(token == nil)
+    }
+
     @Test func releasingAnObserverTokenStopsTheObservationAtOnce() {
         let store = Store(initial: 0, reducer: Self.adder)
         var calls = 0

@@ -74,21 +74,50 @@ extension ElementLift {
             }
             return applies
         }
+        let parts = AddressedReducerParts(extract: extract, decides: decides, modifyElement: modifyElement, run: run)
         return ReducerUnit(
             applies: { action, state in
-                guard let (id, local) = extract(action).map({ ($0.id, $0.action) }) else { return false }
-                return decides(id, local, &state)
+                guard let (id, local) = parts.extract(action).map({ ($0.id, $0.action) }) else { return false }
+                return parts.decides(id, local, &state)
             },
             run: { action, state in
-                guard let (id, local) = extract(action).map({ ($0.id, $0.action) }) else { return }
-                _ = modifyElement(id, &state) { run(local, &$0) }
+                guard let (id, local) = parts.extract(action).map({ ($0.id, $0.action) }) else { return }
+                _ = parts.modifyElement(id, &state) { parts.run(local, &$0) }
             },
             reduce: { action, state, willWrite in
                 // Observers are told before the container's write opens.
-                guard let (id, local) = extract(action).map({ ($0.id, $0.action) }), decides(id, local, &state) else { return false }
+                guard let (id, local) = parts.extract(action).map({ ($0.id, $0.action) }), parts.decides(id, local, &state) else {
+                    return false
+                }
                 willWrite()
-                _ = modifyElement(id, &state) { run(local, &$0) }
+                _ = parts.modifyElement(id, &state) { parts.run(local, &$0) }
                 return true
             }, scope: .addressed(token), footprint: footprint, actionCase: actionCase)
+    }
+}
+
+/// What an addressed reducer unit's closures call, behind one reference: each closure captures
+/// this alone, so a unit asked about an action of another case is handed one word of context
+/// rather than four closures.
+@usableFromInline
+internal final class AddressedReducerParts<GA, GS, ID, LA, LS>: Sendable {
+    /// The addressed element's id and action, when the action addresses one.
+    @usableFromInline let extract: @Sendable (GA) -> ElementAction<ID, LA>?
+    /// Whether the element is present and its unit applies (a missing one is reported).
+    @usableFromInline let decides: @Sendable (ID, LA, inout GS) -> Bool
+    /// The container's in-place write of one element.
+    @usableFromInline let modifyElement: @Sendable (ID, inout GS, (inout LS) -> Void) -> Bool
+    /// The element's own reduce.
+    @usableFromInline let run: @Sendable (LA, inout LS) -> Void
+
+    @inlinable
+    init(
+        extract: @escaping @Sendable (GA) -> ElementAction<ID, LA>?, decides: @escaping @Sendable (ID, LA, inout GS) -> Bool,
+        modifyElement: @escaping @Sendable (ID, inout GS, (inout LS) -> Void) -> Bool, run: @escaping @Sendable (LA, inout LS) -> Void
+    ) {
+        self.extract = extract
+        self.decides = decides
+        self.modifyElement = modifyElement
+        self.run = run
     }
 }

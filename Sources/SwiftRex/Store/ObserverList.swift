@@ -3,15 +3,40 @@ import Synchronization
 /// The Store's observers: an ordered array (subscription order, <doc:DispatchPipeline#Observers>)
 /// with tombstones, so a cancellation takes effect at once, also in the middle of a notification,
 /// and observers added during a notification miss it.
+///
+/// A notification reaches each observer through an unowned reference, so calling its callback
+/// retains nothing; an observer removed during a notification therefore stays in the list (its
+/// flag already set) until no notification is running.
 @usableFromInline
 internal struct ObserverList {
+    /// One observer's callbacks and cancellation flag.
+    @usableFromInline
+    final class Observer {
+        @usableFromInline let willChange: (@MainActor () -> Void)?
+        @usableFromInline let didChange: (@MainActor () -> Void)?
+        /// Set by the token from any thread; checked before every call, so cancelling is immediate.
+        @usableFromInline let cancellation: CancellationFlag
+
+        init(willChange: (@MainActor () -> Void)?, didChange: (@MainActor () -> Void)?, cancellation: CancellationFlag) {
+            self.willChange = willChange
+            self.didChange = didChange
+            self.cancellation = cancellation
+        }
+    }
+
     @usableFromInline
     struct Entry {
         @usableFromInline let id: UInt64
-        @usableFromInline var willChange: (@MainActor () -> Void)?
-        @usableFromInline var didChange: (@MainActor () -> Void)?
-        /// Set by the token from any thread; checked before every call, so cancelling is immediate.
-        @usableFromInline let cancellation: CancellationFlag
+        /// Owns the observer.
+        @usableFromInline let observer: Observer
+        /// The same observer, unowned, for notifications.
+        @usableFromInline let reference: UnretainedReference<Observer>
+
+        init(id: UInt64, observer: Observer) {
+            self.id = id
+            self.observer = observer
+            reference = UnretainedReference(observer)
+        }
     }
 
     @usableFromInline var entries: [Entry] = []
@@ -32,35 +57,35 @@ internal struct ObserverList {
     mutating func add(willChange: (@MainActor () -> Void)?, didChange: (@MainActor () -> Void)?) -> (id: UInt64, flag: CancellationFlag) {
         nextID &+= 1
         let flag = CancellationFlag()
-        entries.append(Entry(id: nextID, willChange: willChange, didChange: didChange, cancellation: flag))
+        entries.append(Entry(id: nextID, observer: Observer(willChange: willChange, didChange: didChange, cancellation: flag)))
         if willChange != nil { willChangeCount += 1 }
         if didChange != nil { didChangeCount += 1 }
         return (nextID, flag)
     }
 
+    /// Removes the observer whose token was cancelled (its flag is set). During a notification it
+    /// stays, skipped, until the notification ends: it may be the one being called.
     mutating func remove(id: UInt64) {
         guard let index = entries.firstIndex(where: { $0.id == id }) else { return }
-        if entries[index].willChange != nil { willChangeCount -= 1 }
-        if entries[index].didChange != nil { didChangeCount -= 1 }
         if notifying > 0 {
-            entries[index].willChange = nil
-            entries[index].didChange = nil
             hasTombstones = true
-        } else {
-            entries.remove(at: index)
+            return
         }
+        let observer = entries.remove(at: index).observer
+        if observer.willChange != nil { willChangeCount -= 1 }
+        if observer.didChange != nil { didChangeCount -= 1 }
     }
 
     mutating func compact() {
         guard hasTombstones, notifying == 0 else { return }
-        entries.removeAll { $0.cancellation.isCancelled || ($0.willChange == nil && $0.didChange == nil) }
-        willChangeCount = entries.count { $0.willChange != nil }
-        didChangeCount = entries.count { $0.didChange != nil }
+        entries.removeAll { $0.observer.cancellation.isCancelled }
+        willChangeCount = entries.count { $0.observer.willChange != nil }
+        didChangeCount = entries.count { $0.observer.didChange != nil }
         hasTombstones = false
     }
 
     /// The number of live observers.
-    var count: Int { entries.count { !$0.cancellation.isCancelled && ($0.willChange != nil || $0.didChange != nil) } }
+    var count: Int { entries.count { !$0.observer.cancellation.isCancelled } }
 }
 
 /// A flag set once, from any thread, read on the main actor.

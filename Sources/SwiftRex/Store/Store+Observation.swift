@@ -1,7 +1,8 @@
 extension Store {
     /// Calls every observer's `willChange` (or `didChange`), in subscription order, skipping those
-    /// cancelled meanwhile and those added during this notification. Reads each callback in place
-    /// (no copy of the whole entry) and skips a side nobody observes.
+    /// cancelled meanwhile and those added during this notification. Each observer is reached
+    /// through its unowned reference (the list keeps it while a notification runs), so neither it
+    /// nor its callback is retained; a side nobody observes is skipped.
     @inlinable
     internal func notify(willChange: Bool) {
         guard willChange ? observers.willChangeCount > 0 : observers.didChangeCount > 0 else { return }
@@ -9,12 +10,14 @@ extension Store {
         let count = observers.entries.count
         var index = 0
         while index < count {
-            if observers.entries[index].cancellation.isCancelled {
-                observers.hasTombstones = true
-            } else if willChange {
-                observers.entries[index].willChange?()
-            } else {
-                observers.entries[index].didChange?()
+            observers.entries[index].reference.withObject { observer in
+                if observer.cancellation.isCancelled {
+                    observers.hasTombstones = true
+                } else if willChange {
+                    observer.willChange?()
+                } else {
+                    observer.didChange?()
+                }
             }
             index &+= 1
         }

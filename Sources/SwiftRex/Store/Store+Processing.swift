@@ -36,7 +36,7 @@ extension Store {
                 break
             }
             drained += 1
-            LentSource.lend(letter.action.dispatcher) { run(letter.action.action, source: $0, depth: letter.depth) }
+            run(letter.action.action, source: letter.action.dispatcher, depth: letter.depth)
         }
         // Drops what a runaway cut left, and resets the queue to its storage's start.
         queue.removeAll()

@@ -39,6 +39,14 @@ internal struct ActionRoutes<Action>: Sendable {
         self.starts = starts
     }
 
+    /// The group of `action`'s case: positions in `units`. Only when there is a case reader;
+    /// out of line, so a dispatch without routes does not store its action for the reader.
+    @inlinable
+    @inline(never)
+    func group(of action: Action) -> Range<Int> {
+        group(of: caseOf?(action) ?? -1)
+    }
+
     /// The group of `actionCase`: positions in `units`.
     @inlinable
     func group(of actionCase: Int) -> Range<Int> {

@@ -53,7 +53,7 @@ extension Store {
     /// Runs an action now, or queues it when the Store is already processing one (FIFO, never
     /// nested); then runs the actions queued meanwhile. Inlined where the dispatch is: the program
     /// is read first, before anything is written, so a loop of dispatches reads it once, and a
-    /// bare reducer runs here; every other program runs out of line, its source lent to it.
+    /// bare reducer runs here; every other program runs out of line.
     @inlinable
     @inline(__always)
     internal func process(_ action: Action, source: borrowing ActionSource, depth: Int) {
@@ -67,22 +67,25 @@ extension Store {
             }
         default:
             guard begin(action, source: source, depth: depth) else { return }
-            LentSource.lend(source) { run(action, source: $0, depth: depth) }
+            run(action, source: source, depth: depth)
         }
         end()
     }
 
     /// Runs one action through the Store's program: everything but a bare reducer's dispatch
-    /// with nobody observing, and every action the queue drains.
+    /// with nobody observing, and every action the queue drains. Only programs with producers
+    /// read the source: it is lent to them alone, so a reducer program never stores it.
     @inlinable
     @inline(__always)
-    internal func run(_ action: Action, source: LentSource, depth: Int) {
+    internal func run(_ action: Action, source: borrowing ActionSource, depth: Int) {
         switch program {
         case .bareReducer(_, let reducer): run(reducer, action, depth: depth)
         case .reducer(let reducer): run(reducer, action, depth: depth)
         case .reducers(let reducers): run(reducers, action, depth: depth)
-        case .producersThenReducers(let producers): run(producers, action, source: source, depth: depth)
-        case .allPhases(let phases): run(phases, action, source: source, depth: depth)
+        case .producersThenReducers(let producers):
+            LentSource.lend(source) { run(producers, action, source: $0, depth: depth) }
+        case .allPhases(let phases):
+            LentSource.lend(source) { run(phases, action, source: $0, depth: depth) }
         }
     }
 }

@@ -80,17 +80,12 @@ extension Reducers {
     @inline(__always)
     func ask(_ action: Action, _ state: inout State, change: inout PhaseChange, willWrite: () -> Void) {
         steps.withUnretainedSteps { steps in
-            func ask(_ index: Int) {
-                steps.withStep(at: index) { step in
-                    if step.reduce(action, &state, willWrite) { change.merge(scope: step.scope, mask: step.mask) }
-                }
-            }
-            guard let caseOf = routes.caseOf else {
+            func ask(_ index: Int) { steps.ask(index, action, &state, change: &change, willWrite: willWrite) }
+            guard routes.caseOf != nil else {
                 for index in 0..<steps.count { ask(index) }
                 return
             }
-            let group = routes.group(of: caseOf(action))
-            for position in group { ask(routes.units[position]) }
+            for position in routes.group(of: action) { ask(routes.units[position]) }
         }
     }
 
@@ -100,7 +95,7 @@ extension Reducers {
     func runAll(_ action: Action, _ state: inout State) {
         steps.withUnretainedSteps { steps in
             for index in 0..<steps.count {
-                steps.withStep(at: index) { $0.run(action, &state) }
+                steps.run(index, action, &state)
             }
         }
     }

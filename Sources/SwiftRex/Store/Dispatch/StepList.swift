@@ -1,4 +1,4 @@
-// One of the library's unsafe files: steps read through unowned references.
+// One of the library's unsafe files: steps and observers read through unowned references.
 
 /// The steps of a dispatch program, read by its loops without reference counting.
 ///
@@ -62,13 +62,52 @@ internal struct UnretainedSteps<Step: AnyObject> {
 
     /// The number of steps.
     @inlinable var count: Int { references.count }
+}
 
-    /// Calls `body` with the step at `index`, not retained. Invariant: `index < count` (a loop
-    /// over `0..<count`, or routes built together with the steps, which name only their units;
-    /// checked in debug builds).
+// Each call below is written in the closure handed to the standard library: through a generic
+// `(Step) -> Result` helper, the specialised loop stored the action afresh for every step.
+// Invariant of both: `index < count` (a loop over `0..<count`, or routes built together with the
+// steps, which name only their units; checked in debug builds).
+extension UnretainedSteps {
+    /// Asks the reducer step at `index`, not retained, to decide and mutate `state`, and merges it
+    /// into `change` when it applied.
     @inlinable
     @inline(__always)
-    func withStep<Result>(at index: Int, _ body: (Step) -> Result) -> Result {
-        references[index]._withUnsafeGuaranteedRef(body)
+    func ask<Action, State>(
+        _ index: Int, _ action: Action, _ state: inout State, change: inout PhaseChange, willWrite: () -> Void
+    ) where Step == ReducerStep<Action, State> {
+        references[index]._withUnsafeGuaranteedRef { step in
+            if step.reduce(action, &state, willWrite) { change.merge(scope: step.scope, mask: step.mask) }
+        }
+    }
+
+    /// Runs the reducer step at `index`, not retained (a unit that always applies).
+    @inlinable
+    @inline(__always)
+    func run<Action, State>(_ index: Int, _ action: Action, _ state: inout State) where Step == ReducerStep<Action, State> {
+        references[index]._withUnsafeGuaranteedRef { $0.run(action, &state) }
+    }
+}
+
+/// An unowned reference to an object that something else owns, reached without reference counting:
+/// a closure read from the object through it is called without retaining the closure's context.
+///
+/// Invariant: the owner keeps the object alive for as long as ``withObject(_:)`` may be called
+/// (the Store's observer list keeps each observer until no notification is running).
+@usableFromInline
+internal struct UnretainedReference<Object: AnyObject> {
+    @usableFromInline let reference: Unmanaged<Object>
+
+    /// An unowned reference to `object`.
+    @inlinable
+    init(_ object: Object) {
+        reference = .passUnretained(object)
+    }
+
+    /// Calls `body` with the object, not retained.
+    @inlinable
+    @inline(__always)
+    func withObject<Result>(_ body: (Object) -> Result) -> Result {
+        reference._withUnsafeGuaranteedRef(body)
     }
 }
