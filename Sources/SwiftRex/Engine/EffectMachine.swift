@@ -110,14 +110,17 @@ internal struct EffectMachine<Payload> {
         // Whatever runs under the key is replaced. Saturating sums: a user's duration never traps.
         // A non-positive delay or window counts as none: each is clamped at zero before the sum,
         // so a negative delay never shortens a debounce (nor a negative window a delay).
-        var preWait = max(scheduling.delay ?? .zero, .zero)
-        if case .debounce(let window)? = scheduling.coalesce { preWait = preWait.saturatingAdding(max(window, .zero)) }
+        // (Compared through `attoseconds`, inline: `Duration`'s comparisons are calls.)
+        var preWait = Duration.zero
+        if let delay = scheduling.delay, delay.attoseconds > 0 { preWait = delay }
+        if case .debounce(let window)? = scheduling.coalesce, window.attoseconds > 0 { preWait = preWait.saturatingAdding(window) }
+        let waits = preWait.attoseconds > 0
         var cancels = EffectCancellations()
         // A start that waits replaces a waiting one in place: its timer is rescheduled, not
         // cancelled and queued again.
-        if preWait <= .zero || !isWaiting(slot) { stopRun(slot, into: &cancels) }
+        if !waits || !isWaiting(slot) { stopRun(slot, into: &cancels) }
         let generation = nextGeneration()
-        guard preWait > .zero else {
+        guard waits else {
             run[slot] = .starting(generation)
             return .subscribe(cancels, payload, key: key, slot: slot, generation: generation)
         }

@@ -4,28 +4,29 @@
 ///
 /// A plain value with no clock and no callbacks: scheduling a timer answers whether the wake must
 /// be armed earlier; the owner arms it and reports its token (``wakeArmed(_:)``). Each slot holds
-/// at most one timer per purpose, found through a position table, so rescheduling one (a debounce
-/// restarted by the next keystroke) updates it in place: O(log n), no allocation, and no new wake
-/// unless its deadline moved before the armed one. A wake that comes early (its head moved later)
-/// finds nothing due and asks for the next one (``rearm()``).
+/// at most one timer per purpose, with a record (its deadline, order, registration and heap
+/// position) found by index, so rescheduling one updates it in place with no allocation. A timer
+/// moved later (a debounce restarted by the next keystroke) only rewrites its record, in O(1):
+/// its heap entry keeps the earlier key and is moved down when it reaches the top. A timer moved
+/// earlier moves up at once, and arms the wake when it is due before the armed one. A wake that
+/// comes early finds nothing due and asks for the next one (``rearm()``).
 @usableFromInline
 internal struct TimerQueue {
     /// One pending timer: its identity (slot and purpose), registration and deadline.
+    /// A heap entry: the key it is ordered by (never later than its timer's record) and the
+    /// timer's id (`slot * 3 + purpose`).
     @usableFromInline
     struct Entry {
-        /// The deadline in attoseconds: compared inline, where `Duration`'s `<` is a call.
+        /// Deadlines in attoseconds: compared inline, where `Duration`'s `<` is a call.
         @usableFromInline var deadline: Int128
-        /// When the timer was last scheduled: ties on the deadline fire in scheduling order.
+        /// When the timer was scheduled: ties on the deadline fire in scheduling order.
         @usableFromInline var sequence: UInt64
-        @usableFromInline var generation: UInt64
-        /// `slot * 3 + purpose`.
         @usableFromInline let id: Int
 
         @inlinable
-        init(deadline: Int128, sequence: UInt64, generation: UInt64, id: Int) {
+        init(deadline: Int128, sequence: UInt64, id: Int) {
             self.deadline = deadline
             self.sequence = sequence
-            self.generation = generation
             self.id = id
         }
 
@@ -33,25 +34,27 @@ internal struct TimerQueue {
         func precedes(_ other: Entry) -> Bool {
             deadline < other.deadline || (deadline == other.deadline && sequence < other.sequence)
         }
+    }
+
+    /// What a timer id holds: its current deadline, order and registration, and where its entry
+    /// is in the heap (-1: none pending).
+    @usableFromInline
+    struct Record {
+        @usableFromInline var deadline: Int128 = 0
+        @usableFromInline var sequence: UInt64 = 0
+        @usableFromInline var generation: UInt64 = 0
+        @usableFromInline var position = -1
 
         @inlinable
-        var timer: EffectTimer {
-            let purpose: EffectTimerPurpose
-            switch id % 3 {
-            case 0: purpose = .start
-            case 1: purpose = .deliver
-            default: purpose = .settle
-            }
-            return EffectTimer(slot: id / 3, generation: generation, purpose: purpose, deadline: Duration(attoseconds: deadline))
-        }
+        init() {}
     }
 
     @usableFromInline var heap: [Entry] = []
-    /// The heap index of each timer id (-1: none pending).
-    @usableFromInline var position: [Int] = []
+    /// The record of each timer id.
+    @usableFromInline var records: [Record] = []
     @usableFromInline var sequenceCounter: UInt64 = 0
-    /// The deadline the wake is armed for; `nil` when no wake is armed.
-    @usableFromInline var armedDeadline: Duration?
+    /// The deadline the wake is armed for, in attoseconds; `nil` when no wake is armed.
+    @usableFromInline var armedAt: Int128?
     /// The armed wake's token, once reported.
     @usableFromInline var wakeToken: SubscriptionToken?
 
@@ -64,15 +67,31 @@ internal struct TimerQueue {
     /// The number of pending timers.
     @inlinable var count: Int { heap.count }
 
+    /// The deadline the wake is armed for; `nil` when no wake is armed.
+    var armedDeadline: Duration? { armedAt.map { Duration(attoseconds: $0) } }
+
     /// Every pending timer, in no particular order.
-    var pending: [EffectTimer] { heap.map(\.timer) }
+    var pending: [EffectTimer] { heap.map { timer($0.id) } }
 
     /// Whether `timer` (its slot, purpose and generation) is pending.
     @inlinable
     func contains(_ timer: EffectTimer) -> Bool {
         let id = Self.id(slot: timer.slot, purpose: timer.purpose)
-        guard id < position.count, position[id] >= 0 else { return false }
-        return heap[position[id]].generation == timer.generation
+        guard id < records.count, records[id].position >= 0 else { return false }
+        return records[id].generation == timer.generation
+    }
+
+    /// The timer recorded under `id`.
+    @inlinable
+    func timer(_ id: Int) -> EffectTimer {
+        let purpose: EffectTimerPurpose
+        switch id % 3 {
+        case 0: purpose = .start
+        case 1: purpose = .deliver
+        default: purpose = .settle
+        }
+        let record = records[id]
+        return EffectTimer(slot: id / 3, generation: record.generation, purpose: purpose, deadline: Duration(attoseconds: record.deadline))
     }
 
     // MARK: Scheduling
@@ -84,20 +103,23 @@ internal struct TimerQueue {
     mutating func schedule(_ timer: EffectTimer) -> Bool {
         let id = Self.id(slot: timer.slot, purpose: timer.purpose)
         sequenceCounter &+= 1
-        let entry = Entry(deadline: timer.deadline.attoseconds, sequence: sequenceCounter, generation: timer.generation, id: id)
-        if id < position.count, position[id] >= 0 {
-            let index = position[id]
-            let movesEarlier = entry.precedes(heap[index])
-            heap[index] = entry
-            if movesEarlier { siftUp(index) } else { siftDown(index) }
-        } else {
-            while position.count <= id { position.append(-1) }
+        let entry = Entry(deadline: timer.deadline.attoseconds, sequence: sequenceCounter, id: id)
+        while records.count <= id { records.append(Record()) }
+        records[id].deadline = entry.deadline
+        records[id].sequence = entry.sequence
+        records[id].generation = timer.generation
+        let index = records[id].position
+        if index < 0 {
             heap.append(entry)
-            position[id] = heap.count - 1
+            records[id].position = heap.count - 1
             siftUp(heap.count - 1)
+        } else if entry.precedes(heap[index]) {
+            heap[index] = entry
+            siftUp(index)
         }
-        if let armed = armedDeadline, armed <= timer.deadline { return false }
-        armedDeadline = timer.deadline
+        // Otherwise the entry keeps its earlier key until it reaches the top.
+        if let armed = armedAt, armed <= entry.deadline { return false }
+        armedAt = entry.deadline
         return true
     }
 
@@ -106,10 +128,10 @@ internal struct TimerQueue {
     @inlinable
     mutating func remove(slot: Int, purpose: EffectTimerPurpose) -> SubscriptionToken? {
         let id = Self.id(slot: slot, purpose: purpose)
-        guard id < position.count, position[id] >= 0 else { return nil }
-        removeEntry(at: position[id])
+        guard id < records.count, records[id].position >= 0 else { return nil }
+        removeEntry(at: records[id].position)
         guard heap.isEmpty else { return nil }
-        armedDeadline = nil
+        armedAt = nil
         return wakeToken.take()
     }
 
@@ -127,39 +149,52 @@ internal struct TimerQueue {
     /// no-op).
     @inlinable
     mutating func wakeFired() {
-        armedDeadline = nil
+        armedAt = nil
         wakeToken = nil
     }
 
     /// Takes out the earliest timer if it is due at `now`.
     @inlinable
     mutating func popDue(now: Duration) -> EffectTimer? {
+        settleHead()
         guard let head = heap.first, head.deadline <= now.attoseconds else { return nil }
         removeEntry(at: 0)
-        return head.timer
+        return timer(head.id)
     }
 
     /// The deadline to arm the wake for, when a timer is pending and no wake is armed at or before
     /// the earliest deadline (take the old wake's token out first).
     @inlinable
     mutating func rearm() -> Duration? {
-        guard let first = heap.first else { return nil }
-        let earliest = Duration(attoseconds: first.deadline)
-        if let armed = armedDeadline, armed <= earliest { return nil }
-        armedDeadline = earliest
-        return earliest
+        settleHead()
+        guard let earliest = heap.first?.deadline else { return nil }
+        if let armed = armedAt, armed <= earliest { return nil }
+        armedAt = earliest
+        return Duration(attoseconds: earliest)
     }
 
     // MARK: Heap
 
+    /// Moves down the entries at the top whose timers were moved later, until the top one is
+    /// keyed by its own record: then it is the earliest timer.
+    @inlinable
+    mutating func settleHead() {
+        while let head = heap.first {
+            let record = records[head.id]
+            guard head.deadline != record.deadline || head.sequence != record.sequence else { return }
+            heap[0] = Entry(deadline: record.deadline, sequence: record.sequence, id: head.id)
+            siftDown(0)
+        }
+    }
+
     @inlinable
     mutating func removeEntry(at index: Int) {
-        position[heap[index].id] = -1
+        records[heap[index].id].position = -1
         let last = heap.removeLast()
         guard index < heap.count else { return }
         let movesEarlier = last.precedes(heap[index])
         heap[index] = last
-        position[last.id] = index
+        records[last.id].position = index
         if movesEarlier { siftUp(index) } else { siftDown(index) }
     }
 
@@ -171,11 +206,11 @@ internal struct TimerQueue {
             let parent = (index - 1) / 2
             guard entry.precedes(heap[parent]) else { break }
             heap[index] = heap[parent]
-            position[heap[index].id] = index
+            records[heap[index].id].position = index
             index = parent
         }
         heap[index] = entry
-        position[entry.id] = index
+        records[entry.id].position = index
     }
 
     @inlinable
@@ -189,10 +224,10 @@ internal struct TimerQueue {
             if child + 1 < count, heap[child + 1].precedes(heap[child]) { child += 1 }
             guard heap[child].precedes(entry) else { break }
             heap[index] = heap[child]
-            position[heap[index].id] = index
+            records[heap[index].id].position = index
             index = child
         }
         heap[index] = entry
-        position[entry.id] = index
+        records[entry.id].position = index
     }
 }
