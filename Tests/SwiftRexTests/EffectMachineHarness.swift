@@ -4,19 +4,20 @@ import Testing
 @testable import SwiftRex
 
 // The effect machine driven as the engine drives it, without tasks: every step it returns is
-// performed as readable events, what was started is reported back, and its timers run on a
-// `ManualClock` (advanced by the tests, or fired by hand to show that a stale timer does nothing).
+// performed as readable events, what was started is reported back, and its timer queue's wake
+// runs on a `ManualClock` (advanced by the tests); a timer can also be fired by hand, to show
+// that a stale one does nothing.
 
 /// Performs the steps of an `EffectMachine<String>` whose payloads are names, and records them.
 ///
 /// Events:
 /// - `subscribe <payload>` / `open <payload>`: a one-shot run starts / a channel opens;
 /// - `deliver <value> to <channel>`: a value reaches a live channel's sink;
-/// - `timer <purpose> <key> @<deadline>`: a timer starts;
+/// - `timer <purpose> <key> @<deadline>`: a timer is queued (or rescheduled in place);
 /// - `cancel <payload>`: a live run or channel token is cancelled;
 /// - `release <payload>`: the token of a run or channel that already completed is let go;
-/// - `cancel timer <purpose> <key>`: a timer that has not fired is cancelled (cancelling a fired
-///   timer is a no-op, as with a real clock, so it records nothing);
+/// - `cancel timer <purpose> <key>`: a timer that has not fired left the queue (or was
+///   rescheduled; a fired timer records nothing);
 /// - `complete <payload>`: the test reported a completion;
 /// - `refuse <payload>`: the channel did not open (as if it completed while opening).
 @MainActor
@@ -29,16 +30,17 @@ final class MachineDriver {
     private var cancelledIDs: Set<AnyHashableSendable> = []
     /// Payload names whose channel does not open.
     var refusingToOpen: Set<String> = []
-    /// Every timer ever started, in start order.
+    /// Every timer ever queued, in queueing order.
     private(set) var startedTimers: [EffectTimer] = []
-    /// The name of the key each timer started under.
+    /// The name of the key each timer was queued under.
     private var timerKeys: [EffectTimer: String] = [:]
+    /// The machine's queue as last seen: what left it since, unfired, was cancelled.
+    private var queuedTimers: Set<EffectTimer> = []
     private var generations: [String: UInt64] = [:]
 
     /// Everything tokens touch lives behind a lock: a token may be released anywhere.
     private struct Record {
         var log: [String] = []
-        var pendingTimers: [EffectTimer] = []
         var completed: Set<String> = []
     }
 
@@ -50,8 +52,8 @@ final class MachineDriver {
     private let record = Shared()
 
     var log: [String] { record.withLock { $0.log } }
-    /// Timers started and neither fired nor cancelled.
-    var pendingTimers: [EffectTimer] { record.withLock { $0.pendingTimers } }
+    /// Timers queued and neither fired nor cancelled.
+    var pendingTimers: [EffectTimer] { machine.timers.pending }
     func clearLog() { record.withLock { $0.log.removeAll() } }
 
     /// The latest timer started for `key` with `purpose` (fired, cancelled or pending).
@@ -133,8 +135,20 @@ final class MachineDriver {
             Issue.record("no such timer")
             return
         }
-        record.withLock { $0.pendingTimers.removeAll { $0 == timer } }
+        queuedTimers.remove(timer)
         perform(machine.timerFired(timer, now: timer.deadline), now: timer.deadline)
+    }
+
+    /// The wake fired: the due timers fire one by one, as the engine fires them, then the wake is
+    /// armed again for the next.
+    private func wake() {
+        machine.wakeFired()
+        let now = clock.now.offset
+        while let timer = machine.takeDueTimer(now: now) {
+            queuedTimers.remove(timer)
+            perform(machine.timerFired(timer, now: now), now: now)
+        }
+        perform(machine.rearm(), now: now)
     }
 
     /// Moves the manual clock to `time`, firing the pending timers due by then, in deadline order.
@@ -166,7 +180,10 @@ final class MachineDriver {
 
     // MARK: Performing steps, as the engine does
 
+    /// Performs `step`; the timers the machine queued for it are logged after its cancels.
     private func perform(_ step: EffectStep<String>, now: Duration) {
+        defer { logQueuedTimers() }
+        logRemovedTimers()
         switch step {
         case .cancel(let cancels):
             cancelTokens(cancels)
@@ -190,36 +207,38 @@ final class MachineDriver {
         case .deliver(let cancels, let payload, let sink):
             cancelTokens(cancels)
             sink(payload)
-        case .startTimer(let cancels, let timer):
+        case .arm(let cancels, let deadline):
             cancelTokens(cancels)
-            machine.timerStarted(timer, token: start(timer))
+            let onClock = clock.scheduleTimer(at: ManualClock.Instant(offset: deadline)) { [weak self] in self?.wake() }
+            machine.wakeArmed(onClock)
         }
     }
 
     private func cancelTokens(_ cancels: EffectCancellations) {
+        logRemovedTimers()
         cancels.first?.cancelRun()
         cancels.second?.cancelRun()
         cancels.third?.cancelRun()
     }
 
-    private func start(_ timer: EffectTimer) -> SubscriptionToken {
-        let name = machine.slotKey[timer.slot].map(Self.name) ?? "?"
-        startedTimers.append(timer)
-        timerKeys[timer] = name
-        record.withLock {
-            $0.log.append("timer \(timer.purpose) \(name) @\(Self.millis(timer.deadline))")
-            $0.pendingTimers.append(timer)
+    /// Logs the timers that left the machine's queue unfired since it was last seen.
+    private func logRemovedTimers() {
+        let queued = Set(machine.timers.pending)
+        for timer in queuedTimers.subtracting(queued).sorted(by: { $0.purpose.rawValue < $1.purpose.rawValue }) {
+            append("cancel timer \(timer.purpose) \(timerKeys[timer] ?? "?")")
+            queuedTimers.remove(timer)
         }
-        let onClock = clock.scheduleTimer(at: ManualClock.Instant(offset: timer.deadline)) { [weak self] in self?.fire(timer) }
-        let record = self.record
-        return SubscriptionToken {
-            onClock.cancel()
-            record.withLock { record in
-                // Cancelling a timer that already fired is a no-op, as with a real clock.
-                guard record.pendingTimers.contains(timer) else { return }
-                record.pendingTimers.removeAll { $0 == timer }
-                record.log.append("cancel timer \(timer.purpose) \(name)")
-            }
+    }
+
+    /// Logs the timers queued since the machine's queue was last seen.
+    private func logQueuedTimers() {
+        let queued = Set(machine.timers.pending)
+        for timer in queued.subtracting(queuedTimers).sorted(by: { $0.generation < $1.generation }) {
+            let name = machine.slotKey[timer.slot].map(Self.name) ?? "?"
+            startedTimers.append(timer)
+            timerKeys[timer] = name
+            append("timer \(timer.purpose) \(name) @\(Self.millis(timer.deadline))")
+            queuedTimers.insert(timer)
         }
     }
 

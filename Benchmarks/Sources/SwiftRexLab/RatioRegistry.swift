@@ -34,6 +34,8 @@ enum RatioRegistry {
         PairedRatio("effects.task.keyed", over: "effects.task.roundtrip", limit: 1.5),
         PairedRatio("effects.task.keyed.raw", over: "effects.task.roundtrip"),
         PairedRatio("effects.task.keyed", over: "effects.task.keyed.raw"),
+        // Restarting one debounce among 10,000 pending costs about what it costs among 100.
+        PairedRatio(key("effects.debounce.pending", 10_000), over: key("effects.debounce.pending", 100), limit: 1.5),
         PairedRatio("effects.roundtrip.burst", over: "effects.roundtrip.taskPerAction", limit: 0.1),
         PairedRatio("effects.roundtrip.dispatches", over: "effects.roundtrip.taskPerAction"),
         PairedRatio("effects.roundtrip.burst.drained", over: "effects.roundtrip.taskPerAction"),

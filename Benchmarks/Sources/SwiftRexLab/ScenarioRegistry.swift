@@ -14,6 +14,7 @@ enum ScenarioRegistry {
             + StoreScenarios.all
             + ReconcileScenarios.all
             + EffectScenarios.all
+            + DebounceScenarios.all
             + LiftScenarios.all
             + NestedLiftScenarios.all
             + SupervisionScenarios.all

@@ -18,10 +18,10 @@ extension EffectEngine {
         case .deliver(let cancels, let payload, let sink):
             cancelTokens(cancels)
             if let value = payload.component.channel?.value { sink(value) }
-        case .startTimer(let cancels, let timer):
+        case .arm(let cancels, let deadline):
             cancelTokens(cancels)
-            let token = clock.startTimer(timer.deadline) { [weak self] in self?.timerFired(timer) }
-            machine.timerStarted(timer, token: token)
+            let token = clock.startTimer(deadline) { [weak self] in self?.wake() }
+            machine.wakeArmed(token)
         }
     }
 

@@ -67,7 +67,10 @@ internal final class EffectEngine<Action: Sendable> {
         case cancel(AnyHashableSendable)
         case cancelAll
         case complete(AnyHashableSendable, generation: UInt64)
-        case timerFired(EffectTimer)
+        /// The machine's wake fired: its due timers fire, one event each.
+        case wake
+        /// The next due timer fires (behind the events deferred while the one before it fired).
+        case fireDue
         /// An effect's synchronous action, posted behind the events deferred before it.
         case post(DispatchedAction<Action>, depth: Int)
     }
@@ -211,10 +214,10 @@ internal final class EffectEngine<Action: Sendable> {
         return cancelledIDs
     }
 
-    /// A timer the machine asked for fired (on the main actor).
+    /// The wake the machine asked for fired (on the main actor).
     @usableFromInline
-    func timerFired(_ timer: EffectTimer) {
-        run(.timerFired(timer))
+    func wake() {
+        run(.wake)
     }
 
     // MARK: Deferral
@@ -280,11 +283,25 @@ internal final class EffectEngine<Action: Sendable> {
             for key in machine.registeredKeys { cancelTokens(machine.cancel(key: key)) }
         case .complete(let key, let generation):
             cancelTokens(machine.complete(key: key, generation: generation))
-        case .timerFired(let timer):
-            let now = clock.now()
-            perform(machine.timerFired(timer, now: now), now: now)
+        case .wake:
+            machine.wakeFired()
+            fireDueTimer()
+        case .fireDue:
+            fireDueTimer()
         case .post(let action, let depth):
             outlet.letter(action, depth)
+        }
+    }
+
+    /// Fires the earliest timer when it is due, then queues the next one behind what its step
+    /// deferred, as if each timer were its own event; once none is due, rearms the wake.
+    private func fireDueTimer() {
+        let now = clock.now()
+        if let timer = machine.takeDueTimer(now: now) {
+            perform(machine.timerFired(timer, now: now), now: now)
+            deferred.append(.fireDue)
+        } else {
+            perform(machine.rearm(), now: now)
         }
     }
 

@@ -37,7 +37,6 @@ extension EffectMachine {
             deliverTimer.append(nil)
             settleTimer.append(nil)
             stamp.append(nil)
-            timerTokens.append(TimerTokens())
         }
         slotIndex[key] = slot
         lastSlot = slot
@@ -61,12 +60,19 @@ extension EffectMachine {
             cancels.append(token)
         case .waiting:
             waiting[slot] = nil
-            cancels.append(timerTokens[slot].start.take())
+            dropTimer(slot, .start, into: &cancels)
         case .channel(_, let token, _, _):
-            cancels.append(timerTokens[slot].deliver.take())
+            dropTimer(slot, .deliver, into: &cancels)
             deliverTimer[slot] = nil
             cancels.append(token)
         }
+    }
+
+    /// Whether the slot's run is a start waiting on its timer.
+    @inlinable
+    func isWaiting(_ slot: Int) -> Bool {
+        if case .waiting = run[slot] { return true }
+        return false
     }
 
     /// Frees the slot when nothing is left in it: no run, timer or throttle stamp.

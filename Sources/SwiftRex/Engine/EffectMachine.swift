@@ -4,10 +4,12 @@
 ///
 /// A value type with no tasks, no clock and no callbacks: each event (a schedule, a fired timer, a
 /// completion, a cancel) is a mutating method that returns what to do (an ``EffectStep``: tokens
-/// to cancel, then at most one run to start, channel to open, value to deliver or timer to start),
+/// to cancel, then at most one run to start, channel to open, value to deliver or wake to arm),
 /// and the engine reports what it started (``subscribed(slot:generation:run:)``,
-/// ``opened(slot:generation:channel:traits:now:)``, ``timerStarted(_:token:)``). Time comes in as
-/// `now`. Generation tags make a stale completion or timer a no-op
+/// ``opened(slot:generation:channel:traits:now:)``, ``wakeArmed(_:)``). Time comes in as `now`.
+/// Timers wait in one ``TimerQueue`` behind one clock timer (the wake) for the earliest deadline;
+/// the engine hands each due timer back (``takeDueTimer(now:)``, ``timerFired(_:now:)``).
+/// Generation tags make a stale completion or timer a no-op
 /// (<doc:EffectsAndScheduling#The-registry>), and every token the machine took leaves it once, in
 /// a step. Inlinable, so a Store runs it specialised for its types.
 @usableFromInline
@@ -21,8 +23,7 @@ internal struct EffectMachine<Payload> {
         /// A run or channel the engine is starting (between a step and its report).
         case starting(UInt64)
         case oneShot(UInt64, any EffectCancellable)
-        /// A start waiting on its timer: the payload is the slot's `waiting`, the token its
-        /// `timerTokens.start`.
+        /// A start waiting on its timer: the payload is the slot's `waiting`, the timer in `timers`.
         case waiting(UInt64)
         case channel(UInt64, SubscriptionToken, @Sendable (any Sendable) -> Void, ChannelDelivery)
 
@@ -52,18 +53,6 @@ internal struct EffectMachine<Payload> {
         }
     }
 
-    /// The tokens of a slot's pending timers, once the engine reported them. Kept apart from what
-    /// the timers carry: taking a token out copies no payload.
-    @usableFromInline
-    struct TimerTokens {
-        @usableFromInline var start: SubscriptionToken?
-        @usableFromInline var deliver: SubscriptionToken?
-        @usableFromInline var settle: SubscriptionToken?
-
-        @inlinable
-        init() {}
-    }
-
     /// A throttle window: when it opened and how long it lasts.
     @usableFromInline
     struct Stamp {
@@ -85,7 +74,8 @@ internal struct EffectMachine<Payload> {
     @usableFromInline var waiting: [Payload?] = []
     @usableFromInline var deliverTimer: [PendingTimer?] = []
     @usableFromInline var settleTimer: [PendingTimer?] = []
-    @usableFromInline var timerTokens: [TimerTokens] = []
+    /// Every pending timer, and the one clock timer armed for the earliest.
+    @usableFromInline var timers = TimerQueue()
     @usableFromInline var stamp: [Stamp?] = []
     @usableFromInline var freeSlots: [Int] = []
     /// The slot ``slotFor(_:)`` returned last, checked before the dictionary (-1: none).
@@ -120,18 +110,23 @@ internal struct EffectMachine<Payload> {
         // Whatever runs under the key is replaced. Saturating sums: a user's duration never traps.
         // A non-positive delay or window counts as none: each is clamped at zero before the sum,
         // so a negative delay never shortens a debounce (nor a negative window a delay).
+        // (Compared through `attoseconds`, inline: `Duration`'s comparisons are calls.)
+        var preWait = Duration.zero
+        if let delay = scheduling.delay, delay.attoseconds > 0 { preWait = delay }
+        if case .debounce(let window)? = scheduling.coalesce, window.attoseconds > 0 { preWait = preWait.saturatingAdding(window) }
+        let waits = preWait.attoseconds > 0
         var cancels = EffectCancellations()
-        stopRun(slot, into: &cancels)
-        var preWait = max(scheduling.delay ?? .zero, .zero)
-        if case .debounce(let window)? = scheduling.coalesce { preWait = preWait.saturatingAdding(max(window, .zero)) }
+        // A start that waits replaces a waiting one in place: its timer is rescheduled, not
+        // cancelled and queued again.
+        if !waits || !isWaiting(slot) { stopRun(slot, into: &cancels) }
         let generation = nextGeneration()
-        guard preWait > .zero else {
+        guard waits else {
             run[slot] = .starting(generation)
             return .subscribe(cancels, payload, key: key, slot: slot, generation: generation)
         }
         run[slot] = .waiting(generation)
         waiting[slot] = consume payload
-        return .startTimer(cancels, EffectTimer(slot: slot, generation: generation, purpose: .start, deadline: now.saturatingAdding(preWait)))
+        return queue(EffectTimer(slot: slot, generation: generation, purpose: .start, deadline: now.saturatingAdding(preWait)), cancelling: cancels)
     }
 
     /// The first half of starting a one-shot run under `key` at once (no delay, no coalescing, not
@@ -168,14 +163,17 @@ internal struct EffectMachine<Payload> {
                 stamp[slot] = Stamp(at: now, interval: interval)
                 return .deliver(cancels, payload, to: sink)
             case .debounce(let window):
-                cancels.append(timerTokens[slot].deliver.take())
-                deliverTimer[slot] = nil
                 // A non-positive window delivers at once, like a one-shot debounce.
-                guard window > .zero else { return .deliver(cancels, payload, to: sink) }
+                guard window > .zero else {
+                    deliverTimer[slot] = nil
+                    dropTimer(slot, .deliver, into: &cancels)
+                    return .deliver(cancels, payload, to: sink)
+                }
+                // A pending delivery is replaced in place.
                 let generation = nextGeneration()
                 deliverTimer[slot] = PendingTimer(generation: generation, payload: payload, traits: nil)
-                return .startTimer(
-                    cancels, EffectTimer(slot: slot, generation: generation, purpose: .deliver, deadline: now.saturatingAdding(window)))
+                let timer = EffectTimer(slot: slot, generation: generation, purpose: .deliver, deadline: now.saturatingAdding(window))
+                return queue(timer, cancelling: cancels)
             }
         }
         guard !traits.isPipeOnly else {
@@ -197,11 +195,11 @@ internal struct EffectMachine<Payload> {
     ) -> Step {
         guard let settle, settle > .zero else { return scheduleChannel(payload, traits: traits, key: key, now: now) }
         let slot = slotFor(key)
-        var cancels = EffectCancellations()
-        cancels.append(timerTokens[slot].settle.take())
+        // A settle already pending is replaced in place.
         let generation = nextGeneration()
         settleTimer[slot] = PendingTimer(generation: generation, payload: payload, traits: traits)
-        return .startTimer(cancels, EffectTimer(slot: slot, generation: generation, purpose: .settle, deadline: now.saturatingAdding(settle)))
+        let timer = EffectTimer(slot: slot, generation: generation, purpose: .settle, deadline: now.saturatingAdding(settle))
+        return queue(timer, cancelling: EffectCancellations())
     }
 
     /// Delivers a changed broadcast value into the channel under `key` (opening it when it is no
@@ -229,8 +227,8 @@ internal struct EffectMachine<Payload> {
 
     // MARK: Events from the engine's runs and timers
 
-    /// A timer fired. A stale timer (its registration replaced, cancelled or freed) does nothing.
-    /// The fired timer's token is released with the step: cancelling it is a no-op.
+    /// A timer fired (taken out of the queue by ``takeDueTimer(now:)``, or still in it). A stale
+    /// timer (its registration replaced, cancelled or freed) does nothing.
     @inlinable
     mutating func timerFired(_ timer: EffectTimer, now: Duration) -> Step {
         let slot = timer.slot
@@ -241,11 +239,11 @@ internal struct EffectMachine<Payload> {
                 let key = slotKey[slot]
             else { return .none }
             run[slot] = .starting(generation)
-            cancels.append(timerTokens[slot].start.take())
+            dropTimer(slot, .start, into: &cancels)
             return .subscribe(cancels, payload, key: key, slot: slot, generation: generation)
         case .deliver:
             guard deliverTimer[slot]?.generation == timer.generation, let pending = deliverTimer[slot].take() else { return .none }
-            cancels.append(timerTokens[slot].deliver.take())
+            dropTimer(slot, .deliver, into: &cancels)
             guard case .channel(_, _, let sink, _) = run[slot] else {
                 freeIfEmpty(slot)
                 return .cancel(cancels)
@@ -255,7 +253,7 @@ internal struct EffectMachine<Payload> {
             guard settleTimer[slot]?.generation == timer.generation, let pending = settleTimer[slot].take(), let traits = pending.traits,
                 let key = slotKey[slot]
             else { return .none }
-            cancels.append(timerTokens[slot].settle.take())
+            dropTimer(slot, .settle, into: &cancels)
             return scheduleChannel(pending.payload, traits: traits, key: key, now: now, cancelling: cancels)
         }
     }
@@ -283,7 +281,7 @@ internal struct EffectMachine<Payload> {
         var cancels = EffectCancellations()
         guard let slot = slotIndex[key] else { return cancels }
         stopRun(slot, into: &cancels)
-        cancels.append(timerTokens[slot].settle.take())
+        dropTimer(slot, .settle, into: &cancels)
         settleTimer[slot] = nil
         stamp[slot] = nil
         freeIfEmpty(slot)
@@ -330,25 +328,49 @@ internal struct EffectMachine<Payload> {
         }
     }
 
-    /// The engine started the timer of a `.startTimer` step.
+    // MARK: Timers
+
+    /// Queues `timer` (replacing in place the one pending for its slot and purpose), then cancels
+    /// `cancels`, and arms the wake when the timer is due before the armed one.
     @inlinable
-    mutating func timerStarted(_ timer: EffectTimer, token: SubscriptionToken) {
-        let slot = timer.slot
-        switch timer.purpose {
-        case .start:
-            guard case .waiting(let generation) = run[slot], generation == timer.generation else { Self.inconsistent(timer) }
-            timerTokens[slot].start = token
-        case .deliver:
-            guard deliverTimer[slot]?.generation == timer.generation else { Self.inconsistent(timer) }
-            timerTokens[slot].deliver = token
-        case .settle:
-            guard settleTimer[slot]?.generation == timer.generation else { Self.inconsistent(timer) }
-            timerTokens[slot].settle = token
-        }
+    mutating func queue(_ timer: EffectTimer, cancelling taken: EffectCancellations) -> Step {
+        var cancels = taken
+        guard timers.schedule(timer) else { return .cancel(cancels) }
+        cancels.append(timers.takeWakeToken())
+        return .arm(cancels, deadline: timer.deadline)
     }
 
-    @usableFromInline
-    static func inconsistent(_ timer: EffectTimer) -> Never {
-        preconditionFailure("Internal inconsistency: timerStarted(generation \(timer.generation)) for another registration")
+    /// Removes the timer pending for `slot` and `purpose`, if any (with the wake, when it was the last).
+    @inlinable
+    mutating func dropTimer(_ slot: Int, _ purpose: EffectTimerPurpose, into cancels: inout EffectCancellations) {
+        cancels.append(timers.remove(slot: slot, purpose: purpose))
+    }
+
+    /// The engine armed the wake of an `.arm` step.
+    @inlinable
+    mutating func wakeArmed(_ token: SubscriptionToken) {
+        timers.wakeArmed(token)
+    }
+
+    /// The wake fired: the engine takes the due timers out one at a time with
+    /// ``takeDueTimer(now:)``, performing each one's ``timerFired(_:now:)``, then asks ``rearm()``.
+    @inlinable
+    mutating func wakeFired() {
+        timers.wakeFired()
+    }
+
+    /// The earliest pending timer, taken out of the queue, when it is due at `now`.
+    @inlinable
+    mutating func takeDueTimer(now: Duration) -> EffectTimer? {
+        timers.popDue(now: now)
+    }
+
+    /// Arms the wake for the earliest pending timer, unless one is armed at or before it.
+    @inlinable
+    mutating func rearm() -> Step {
+        guard let deadline = timers.rearm() else { return .none }
+        var cancels = EffectCancellations()
+        cancels.append(timers.takeWakeToken())
+        return .arm(cancels, deadline: deadline)
     }
 }

@@ -1,6 +1,6 @@
 /// Why the effect machine asked for a timer.
 @usableFromInline
-internal enum EffectTimerPurpose: Sendable, Hashable {
+internal enum EffectTimerPurpose: Int, Sendable, Hashable {
     /// A delayed or debounced one-shot start.
     case start
     /// A debounced delivery into a live channel.
@@ -57,7 +57,7 @@ internal struct ChannelTraits: Sendable, Equatable {
 }
 
 /// The tokens one machine event took out of the registry, to cancel in this order. At most three:
-/// a channel's pending delivery, the channel, and a pending settle (or a run and a pending settle).
+/// a run or channel, and a wake (of a timer queue left empty, or one an earlier wake replaces).
 @usableFromInline
 internal struct EffectCancellations {
     @usableFromInline var first: (any EffectCancellable)?
@@ -104,8 +104,9 @@ internal enum EffectStep<Payload> {
     case open(EffectCancellations, Payload, key: AnyHashableSendable, slot: Int, generation: UInt64, traits: ChannelTraits)
     /// Cancel, then feed the payload's value into a live channel's sink.
     case deliver(EffectCancellations, Payload, to: @Sendable (any Sendable) -> Void)
-    /// Cancel, then start a timer; report its token with ``EffectMachine/timerStarted(_:token:)``.
-    case startTimer(EffectCancellations, EffectTimer)
+    /// Cancel, then arm the machine's wake (its one clock timer) at `deadline`; report its token
+    /// with ``EffectMachine/wakeArmed(_:)``, and hand the wake back with ``EffectMachine/wakeFired()``.
+    case arm(EffectCancellations, deadline: Duration)
 
     /// Nothing to do.
     @inlinable static var none: EffectStep { .cancel(EffectCancellations()) }

@@ -20,13 +20,20 @@ internal struct EngineClock: Sendable {
     @usableFromInline
     init<C: Clock>(_ clock: C) where C.Duration == Duration {
         let origin = clock.now
-        now = { origin.duration(to: clock.now) }
-        if let manual = clock as? ManualClock {
-            let manualOrigin = manual.now
+        // A manual clock's timers fire inside `advance(by:)`. Time is read through the concrete
+        // type for the two common clocks (every delay, debounce or channel pacing reads it; a
+        // generic read goes through witness tables), from the timers' own origin.
+        if let manual = clock as? ManualClock, let manualOrigin = origin as? ManualClock.Instant {
+            now = { manual.now.offset - manualOrigin.offset }
             startTimer = { deadline, fire in
                 manual.scheduleTimer(at: manualOrigin.advanced(by: deadline), fire)
             }
         } else {
+            if let continuousOrigin = origin as? ContinuousClock.Instant {
+                now = { continuousOrigin.duration(to: .now) }
+            } else {
+                now = { origin.duration(to: clock.now) }
+            }
             startTimer = { deadline, fire in
                 let task = Task { @MainActor in
                     do {
