@@ -27,6 +27,10 @@ public enum ArticleFigures {
             scenario: RecordKey(name: "app.chat", size: nil), control: RecordKey(name: "app.chat.unsupervised", size: nil)),
         Row(cost: "A dispatch that restarts a pending debounce", scenario: RecordKey(name: "effects.debounce.storm", size: nil), control: nil),
         Row(
+            cost: "Restarting one of 10,000 pending debounces",
+            scenario: RecordKey(name: "effects.debounce.pending", size: 10_000),
+            control: RecordKey(name: "effects.debounce.pending", size: 100)),
+        Row(
             cost: "An insert or removal in a supervised IdentifiedArray of 100,000 rows",
             scenario: RecordKey(name: "supervision.insertRemove", size: 100_000), control: nil),
         Row(
