@@ -28,10 +28,19 @@ let package = Package(
         .target(name: "LabCore", dependencies: ["CJemalloc", "CValgrind"]),
         // Hand-written reference points measured in the same run.
         .target(name: "Baselines"),
+        // The stack matrix: lifted, combined shapes over a large or small root state, built for
+        // the lab's scenarios and the lab's stack tests alike.
+        .target(
+            name: "StackMatrix",
+            dependencies: [
+                .product(name: "SwiftRex", package: "SwiftRex"),
+                .product(name: "SwiftRexTestSupport", package: "SwiftRex"),
+            ]
+        ),
         .executableTarget(
             name: "SwiftRexLab",
             dependencies: [
-                "CJemalloc", "LabCore", "Baselines",
+                "CJemalloc", "LabCore", "Baselines", "StackMatrix",
                 .product(name: "SwiftRex", package: "SwiftRex"),
                 // The stack high-water primitive shared with the library's tests.
                 .product(name: "SwiftRexTestSupport", package: "SwiftRex"),
@@ -43,7 +52,7 @@ let package = Package(
         .testTarget(
             name: "LabCoreTests",
             dependencies: [
-                "LabCore", "Baselines",
+                "LabCore", "Baselines", "StackMatrix",
                 .product(name: "SwiftRex", package: "SwiftRex"),
                 .product(name: "SwiftRexTesting", package: "SwiftRex"),
                 .product(name: "SwiftRexTestSupport", package: "SwiftRex"),

@@ -6,7 +6,9 @@ enum RatioRegistry {
     private static func key(_ name: String, _ size: Int? = nil) -> RecordKey { RecordKey(name: name, size: size) }
 
     /// All paired ratios, in report order.
-    static let all: [PairedRatio] = [
+    static let all: [PairedRatio] = listed + StackMatrixScenarios.ratios
+
+    private static let listed: [PairedRatio] = [
         // The method's own noise: a scenario against a second setup of itself (ideally 1).
         PairedRatio("store.dispatch.reducer", over: "store.dispatch.reducer"),
         // The dispatch floor against a naive closure store in another module.

@@ -11,6 +11,7 @@ enum ScenarioRegistry {
             + EndoMutScenarios.all
             + BehaviorScenarios.all
             + StackScenarios.all
+            + StackMatrixScenarios.all
             + StoreScenarios.all
             + ReconcileScenarios.all
             + EffectScenarios.all

@@ -244,18 +244,23 @@ struct LiftedDispatchStackTests {
 
     @Test("a three-level lifted dispatch completes on a 256 KiB thread stack")
     func threeLevelsOnASmallStack() {
-        let marker = StackMarker()
-        let dispatch = LiftedShape.lift3.makeDispatch(marker)
-        // The main actor waits in `pthread_join` while the thread dispatches: the store is never
-        // touched by two threads at once, and the join orders the thread's writes before ours.
-        let onAnyThread = unsafeBitCast(dispatch, to: (() -> Void).self)
-        nonisolated(unsafe) var completed = 0
-        let ran = runOnThread(stackBytes: 256 * 1024) {
-            onAnyThread()
-            onAnyThread()
-            completed += 2
-        }
-        #expect(ran, "no thread with a 256 KiB stack")
-        #expect(completed == 2)
+        let dispatch = LiftedShape.lift3.makeDispatch(StackMarker())
+        #expect(dispatchesTwice(dispatch, onAThreadWithAStackOf: 256 * 1024) == 2, "no thread with a 256 KiB stack, or not both dispatches ran")
     }
+}
+
+/// Runs `dispatch` twice on a new thread with a `stackBytes` stack; returns how many dispatches
+/// completed (none when the thread could not be made; overflowing the stack crashes the process).
+/// The main actor waits in `pthread_join` while the thread dispatches: the store is never touched
+/// by two threads at once, and the join orders the thread's writes before ours.
+@MainActor
+func dispatchesTwice(_ dispatch: @escaping @MainActor () -> Void, onAThreadWithAStackOf stackBytes: Int) -> Int {
+    let onAnyThread = unsafeBitCast(dispatch, to: (() -> Void).self)
+    nonisolated(unsafe) var completed = 0
+    _ = runOnThread(stackBytes: stackBytes) {
+        onAnyThread()
+        onAnyThread()
+        completed += 2
+    }
+    return completed
 }

@@ -222,22 +222,26 @@ internal final class NarrowedStateReader<Parent, State>: PreReducerStateReader<S
 
     @inlinable
     override func inspect(_ body: (inout State) -> Void) -> Bool {
-        let narrowing = self.narrowing
         var found = false
-        _ = parent.inspect { state in
-            let projected: State?
-            switch narrowing {
-            case .focus(let focus):
-                found = focus(&state, body)
-                return
-            case .total(let transform): projected = transform(state)
-            case .partial(let transform): projected = transform(state)
-            }
-            guard var local = projected else { return }
-            found = true
-            body(&local)
+        switch narrowing {
+        case .focus(let focus):
+            _ = parent.inspect { found = focus(&$0, body) }
+        case .total(let transform):
+            _ = parent.inspect { found = Self.inspectProjection(transform($0), body) }
+        case .partial(let transform):
+            _ = parent.inspect { found = Self.inspectProjection(transform($0), body) }
         }
         return found
+    }
+
+    /// Runs `body` on a projection's result: in its own frame, so that the in-place focus's path
+    /// holds no room for a copy of the state (everything `body` calls runs below that frame).
+    @inlinable
+    @inline(never)
+    static func inspectProjection(_ projected: State?, _ body: (inout State) -> Void) -> Bool {
+        guard var local = projected else { return false }
+        body(&local)
+        return true
     }
 }
 

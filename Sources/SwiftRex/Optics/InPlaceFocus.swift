@@ -32,7 +32,7 @@ internal enum InPlaceFocus: Sendable, Equatable {
     ///
     /// `whole` is taken `inout` for its address: nothing is copied, and nothing is written unless
     /// `body` writes. The optional's payload is reached with an in-place force unwrap, after an
-    /// in-place test of its case.
+    /// in-place test of its case (see `unwrap`).
     @inlinable
     func project<Whole, Part, Result>(_ whole: inout Whole, as _: Part.Type, _ body: (inout Part) -> Result) -> Result? {
         withUnsafeMutablePointer(to: &whole) { pointer in
@@ -41,11 +41,19 @@ internal enum InPlaceFocus: Sendable, Equatable {
             case .stored(let offset):
                 return body(&raw.advanced(by: offset).assumingMemoryBound(to: Part.self).pointee)
             case .optional(let offset):
-                let slot = raw.advanced(by: offset).assumingMemoryBound(to: Part?.self)
-                guard slot.pointee != nil else { return nil }
-                return body(&slot.pointee!)
+                return Self.unwrap(&raw.advanced(by: offset).assumingMemoryBound(to: Part?.self).pointee, body)
             }
         }
+    }
+
+    /// Runs `body` on the payload of `optional` where it lies; `nil` when it is `nil`. Through an
+    /// `inout` parameter: a test and an unwrap written on a pointer's `pointee` make the optimiser
+    /// copy the whole optional onto the stack first.
+    @inlinable
+    @inline(__always)
+    static func unwrap<Part, Result>(_ optional: inout Part?, _ body: (inout Part) -> Result) -> Result? {
+        guard optional != nil else { return nil }
+        return body(&optional!)
     }
 
     /// Runs `body` on the focus of `whole` where it lies, reading only; `nil` when an optional

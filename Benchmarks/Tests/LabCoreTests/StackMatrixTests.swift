@@ -1,0 +1,45 @@
+import StackMatrix
+import SwiftRexTestSupport
+import Testing
+
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
+
+extension StackShape: CustomTestStringConvertible {
+    public var testDescription: String { description }
+}
+
+/// Release builds only, like the suite above: `Scripts/test` runs it with `-c release`.
+@Suite(
+    "Stack high-water of every shape of the matrix (256 KiB inline root state)", .serialized,
+    .disabled(if: isDebugBuild, "stack figures hold for optimised builds: Scripts/test runs this suite with -c release"))
+@MainActor
+struct StackMatrixTests {
+    /// The budget of one dispatch, from the dispatching call to the deepest byte written.
+    static let budget = 16 * 1024
+
+    /// Prints each shape's figures when `STACK_MATRIX_REPORT` is set (the table of the matrix).
+    static let reports = getenv("STACK_MATRIX_REPORT") != nil
+
+    @Test("a dispatch writes at most 16 KiB of stack, on the first dispatch and later ones", arguments: StackShape.all)
+    func dispatchStaysWithinBudget(shape: StackShape) {
+        let marker = StackMarker()
+        let dispatch = shape.makeDispatch(.large, marker: marker)
+        let first = StackHighWater.measure(marker: marker) { dispatch() }.highWater
+        let later = StackHighWater.measure(marker: marker) { dispatch() }.highWater
+        if Self.reports { print("stack-matrix \(shape) first \(first.bytes) later \(later.bytes) mark \(later.markedBytes ?? -1)") }
+        #expect(first.markedBytes != nil && later.markedBytes != nil, "\(shape): the leaf reducer did not run")
+        #expect(!first.isSaturated && first.bytes <= Self.budget, "\(shape): first dispatch \(first)")
+        #expect(!later.isSaturated && later.bytes <= Self.budget, "\(shape): later dispatch \(later)")
+    }
+
+    @Test("every shape completes its first and later dispatches on a 512 KiB thread stack", arguments: StackShape.all)
+    func dispatchCompletesOnASmallStack(shape: StackShape) {
+        let dispatch = shape.makeDispatch(.large, marker: StackMarker())
+        #expect(
+            dispatchesTwice(dispatch, onAThreadWithAStackOf: 512 * 1024) == 2, "\(shape): no thread with a 512 KiB stack, or not both dispatches ran")
+    }
+}
