@@ -23,8 +23,8 @@ struct StackMatrixTests {
 
     /// With `STACK_MATRIX_REPORT` set, every shape of the matrix is measured and its figures
     /// printed (the shapes over budget then fail); otherwise the shapes held to the budget today.
-    static let reports = getenv("STACK_MATRIX_REPORT") != nil
-    static let shapes = reports ? StackShape.all : StackShape.withinBudget
+    nonisolated static let reports = getenv("STACK_MATRIX_REPORT") != nil
+    nonisolated static let shapes = reports ? StackShape.all : StackShape.withinBudget
 
     @Test("a dispatch writes at most 16 KiB of stack, on the first dispatch and later ones", arguments: shapes)
     func dispatchStaysWithinBudget(shape: StackShape) {
