@@ -69,18 +69,21 @@ public enum ArticleFigures {
 
     /// `article` with the text between its markers replaced by the table of `file`.
     public static func updating(_ article: String, from file: ResultsFile) throws -> String {
-        guard let start = article.range(of: begin + "\n"), let stop = article.range(of: end, range: start.upperBound..<article.endIndex) else {
-            throw MissingFigures(markers: true)
-        }
-        return article.replacingCharacters(in: start.upperBound..<stop.lowerBound, with: try table(file))
+        guard let range = tableRange(in: article) else { throw MissingFigures(markers: true) }
+        return article.replacingCharacters(in: range, with: try table(file))
     }
 
     /// The text between `article`'s markers, or `nil` when it has none.
     public static func committedTable(in article: String) -> String? {
+        tableRange(in: article).map { String(article[$0]) }
+    }
+
+    /// Where the generated table lies in `article`: after the line of ``begin``, up to ``end``.
+    private static func tableRange(in article: String) -> Range<String.Index>? {
         guard let start = article.range(of: begin + "\n"), let stop = article.range(of: end, range: start.upperBound..<article.endIndex) else {
             return nil
         }
-        return String(article[start.upperBound..<stop.lowerBound])
+        return start.upperBound..<stop.lowerBound
     }
 
     /// Instructions over instructions when both were counted (deterministic), else median time
