@@ -176,7 +176,8 @@ struct SwiftRexLab {
             let results = try ResultsIO.load(path: path, role: "results")
             if let article {
                 let url = URL(fileURLWithPath: article)
-                try Data(ArticleFigures.updating(String(contentsOf: url, encoding: .utf8), from: results).utf8).write(to: url)
+                guard let text = try? String(contentsOf: url, encoding: .utf8) else { return fail("cannot read the article \(article)", .badInput) }
+                try Data(ArticleFigures.updating(text, from: results).utf8).write(to: url)
                 print("updated the figures of \(article)")
             }
             let summary = Reports.baselineSummary(results)

@@ -39,6 +39,18 @@ struct ExecutableTests {
         #expect(try runLab(["--bogus"]).status == 64)
     }
 
+    @Test("summary --article: an unreadable article or one without markers is bad input (3), and nothing is written")
+    func summaryArticleBadInput() throws {
+        let results = try Fixture.temporaryFile(ResultsIO.encode(Fixture.results()))
+        let output = try temporaryDirectory() + "/summary.md"
+        let unreadable = try runLab(["summary", results, "--output", output, "--article", "/nonexistent/Performance.md"])
+        #expect(unreadable.status == 3)
+        #expect(unreadable.output.contains("cannot read the article /nonexistent/Performance.md"))
+        let unmarked = try runLab(["summary", results, "--output", output, "--article", try Fixture.temporaryFile(Data("# Performance\n".utf8))])
+        #expect(unmarked.status == 3)
+        #expect(!FileManager.default.fileExists(atPath: output))
+    }
+
     @Test("--list names the baselines")
     func list() throws {
         let result = try runLab(["--list"])
