@@ -120,9 +120,12 @@ import Testing
         store.dispatch(.delay(2, milliseconds: 10))
         store.dispatch(.debounce(1, milliseconds: 30))
         // Waits on the real clock (bounded generously: other suites may hold the main actor for
-        // seconds), sleeping between checks.
+        // seconds), sleeping between checks, until both fired and the runs that delivered them
+        // have ended (an action is reduced before its run reports its end).
         let deadline = ContinuousClock.now.advanced(by: .seconds(60))
-        while store.state.fired.count < 2, ContinuousClock.now < deadline { try? await Task.sleep(for: .milliseconds(5)) }
+        while store.state.fired.count < 2 || !store.isIdle, ContinuousClock.now < deadline {
+            try? await Task.sleep(for: .milliseconds(5))
+        }
         #expect(store.state.fired == [2, 1])
         #expect(store.isIdle)
     }

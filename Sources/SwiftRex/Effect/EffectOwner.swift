@@ -1,7 +1,3 @@
-// Names unsafe code without using it: `isPresent` receives a state by address, valid only during
-// the call (a Store lends its state in Store.swift; a lift reads it back as the type the
-// `ObjectIdentifier` names, in Lifting/ElementScoping.swift).
-
 /// The collection element an effect belongs to, and how to tell from a store's state whether it is
 /// still there. Collection lifts attach it to their elements' effects (focus lifts re-aim it at
 /// their parent state) so that the Store cancels a removed element's effects.
@@ -9,12 +5,12 @@
 internal struct EffectOwner: Sendable {
     /// The lift and the element: effects with equal keys belong to the same element.
     @usableFromInline let key: AnyHashableSendable
-    /// Whether the element is present in the state at the pointer, whose type is given by its
-    /// identity; `nil` when that is not the state type the owner was built for.
-    @usableFromInline let isPresent: @Sendable (UnsafeRawPointer, ObjectIdentifier) -> Bool?
+    /// Whether the element is present in the lent state; `nil` when that is not the state type
+    /// the owner was built for.
+    @usableFromInline let isPresent: @Sendable (LentState) -> Bool?
 
     @inlinable
-    init(key: AnyHashableSendable, isPresent: @escaping @Sendable (UnsafeRawPointer, ObjectIdentifier) -> Bool?) {
+    init(key: AnyHashableSendable, isPresent: @escaping @Sendable (LentState) -> Bool?) {
         self.key = key
         self.isPresent = isPresent
     }

@@ -325,10 +325,9 @@ internal final class EffectEngine<Action: Sendable> {
         }
     }
 
-    /// Cancels every effect whose element is no longer in the state at `pointer` (of the type
-    /// `type`, read only by the owners' checks): called after a mutation that may have removed
-    /// elements. One presence check per element, whatever the number of its effects.
-    func cancelEffectsOfAbsentElements(state pointer: UnsafeRawPointer, type: ObjectIdentifier) {
+    /// Cancels every effect whose element is no longer in the lent `state` (read only by the
+    /// owners' checks): called after a mutation that may have removed elements. One presence check per element, whatever the number of its effects.
+    func cancelEffectsOfAbsentElements(state: LentState) {
         // Also while busy (effect code dispatching from inside an event): the cancels are then
         // deferred, in order, like any event, and the registry is not consulted.
         guard !owners.isEmpty else { return }
@@ -344,7 +343,7 @@ internal final class EffectEngine<Action: Sendable> {
                 present = known
             } else {
                 // An owner built for another state type cannot be judged: it is kept.
-                present = owner.isPresent(pointer, type) ?? true
+                present = owner.isPresent(state) ?? true
                 presence[owner.key] = present
             }
             if !present {

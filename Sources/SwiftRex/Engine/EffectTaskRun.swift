@@ -1,6 +1,6 @@
 // One of the library's files with unsafe code: a run's fields skip the runtime's exclusivity
 // checks (`@exclusivity(unchecked)`), and the anonymous runs are linked through unretained
-// references (`Unmanaged`) under a bare lock (`_MutexHandle`), each use with its invariant.
+// references (`UnretainedReference`) under a bare lock (`_MutexHandle`), each use with its invariant.
 // Exercised under TSan and ASan by EffectConcurrencyTests (keyed runs replaced before and while
 // their body runs) and AnonymousTaskRunTests (anonymous runs linked and unlinked across threads).
 
@@ -28,9 +28,9 @@ internal final class EffectTaskRun<Action: Sendable>: EffectSendTarget<Action>, 
     /// The neighbours of an anonymous run in its Store's ``AnonymousTaskRuns``, unretained: relinking
     /// them under the list's lock changes no reference count.
     // Unchecked, unmanaged: touched only under the list's lock, while the run is linked (kept alive by its task).
-    @exclusivity(unchecked) @usableFromInline nonisolated(unsafe) var previous: Unmanaged<EffectTaskRun>?
+    @exclusivity(unchecked) @usableFromInline nonisolated(unsafe) var previous: UnretainedReference<EffectTaskRun>?
     // Unchecked, unmanaged: touched only under the list's lock, while the run is linked (kept alive by its task).
-    @exclusivity(unchecked) @usableFromInline nonisolated(unsafe) var next: Unmanaged<EffectTaskRun>?
+    @exclusivity(unchecked) @usableFromInline nonisolated(unsafe) var next: UnretainedReference<EffectTaskRun>?
 
     @inlinable
     init(work: TaskWork<Action>, outlet: EffectOutlet<Action>, depth: Int, key: AnyHashableSendable?, generation: UInt64) {
@@ -106,7 +106,7 @@ internal final class AnonymousTaskRuns<Action: Sendable>: @unchecked Sendable {
     // Bare lock (and `@unchecked`): `head` and the runs' links are touched only between `unsafeLock` and `unsafeUnlock`.
     @usableFromInline let lock = _MutexHandle()
     // Unchecked, unmanaged: touched only under `lock`; it points at a linked run, kept alive by its task.
-    @exclusivity(unchecked) @usableFromInline var head: Unmanaged<EffectTaskRun<Action>>?
+    @exclusivity(unchecked) @usableFromInline var head: UnretainedReference<EffectTaskRun<Action>>?
 
     @usableFromInline
     init() {}
@@ -114,11 +114,11 @@ internal final class AnonymousTaskRuns<Action: Sendable>: @unchecked Sendable {
     /// Links a run that is about to start its task (main actor).
     @inlinable
     func link(_ run: EffectTaskRun<Action>) {
-        let node = Unmanaged.passUnretained(run)
+        let node = UnretainedReference(run)
         lock.unsafeLock()
         run.next = head
         // Guaranteed: the old head is linked, so its task keeps it alive while the lock is held.
-        head?._withUnsafeGuaranteedRef { $0.previous = node }
+        head?.withObject { $0.previous = node }
         head = node
         lock.unsafeUnlock()
     }
@@ -130,8 +130,8 @@ internal final class AnonymousTaskRuns<Action: Sendable>: @unchecked Sendable {
         let previous = run.previous
         let next = run.next
         // Guaranteed: both neighbours are linked, so their tasks keep them alive while the lock is held.
-        if let previous { previous._withUnsafeGuaranteedRef { $0.next = next } } else { head = next }
-        next?._withUnsafeGuaranteedRef { $0.previous = previous }
+        if let previous { previous.withObject { $0.next = next } } else { head = next }
+        next?.withObject { $0.previous = previous }
         run.previous = nil
         run.next = nil
         lock.unsafeUnlock()
@@ -158,7 +158,7 @@ internal final class AnonymousTaskRuns<Action: Sendable>: @unchecked Sendable {
         var cursor = head
         while let node = cursor {
             // Guaranteed: a linked run is alive while the lock is held.
-            node._withUnsafeGuaranteedRef { run in
+            node.withObject { run in
                 body(run)
                 cursor = run.next
             }

@@ -75,10 +75,10 @@ extension EffectOwner {
     @inlinable
     func reaimed<Parent, Child>(from _: Parent.Type, through focus: @escaping @Sendable (Parent) -> Child?) -> EffectOwner {
         let isPresent = self.isPresent
-        return EffectOwner(key: key) { pointer, type in
-            guard type == ObjectIdentifier(Parent.self) else { return nil }
-            guard let child = focus(pointer.assumingMemoryBound(to: Parent.self).pointee) else { return false }
-            return withUnsafePointer(to: child) { isPresent(UnsafeRawPointer($0), ObjectIdentifier(Child.self)) }
+        return EffectOwner(key: key) { state in
+            guard let child = state.read(as: Parent.self, focus) else { return nil }
+            guard let child else { return false }
+            return LentState.lend(child, isPresent)
         }
     }
 }
@@ -155,9 +155,8 @@ extension Effect {
     ) -> Effect {
         guard !isEmpty else { return self }
         let ownerKey = AnyHashableSendable(ElementOwnerKey(lift: token, element: AnyHashableSendable(id)))
-        let own = EffectOwner(key: ownerKey) { pointer, type in
-            guard type == ObjectIdentifier(Parent.self) else { return nil }
-            return element(id, pointer.assumingMemoryBound(to: Parent.self).pointee) != nil
+        let own = EffectOwner(key: ownerKey) { state in
+            state.read(as: Parent.self) { element(id, $0) != nil }
         }
         return mapComponents { component in
             if let inner = component.owner {

@@ -1,6 +1,6 @@
 // The reducer side of a lift whose focus lies at a fixed offset: what each unit reads on every
 // action, in one object its closures capture, and side-by-side such units asked in one loop
-// specialised for their lane and local state types. The unsafe reads of lifting live here.
+// specialised for their lane and local state types.
 
 /// What a reducer unit lifted through a focus reached in place reads on every action: the action
 /// lane, where the focus lies and the inner unit. Its closures capture this one reference.
@@ -49,9 +49,7 @@ internal final class InPlaceLiftedReducer<AL: ExtractsAction, LS>: Sendable {
     /// Runs `body` on the focus stored at ``storedOffset`` of `state`, where it lies.
     @inlinable @inline(__always)
     func withStoredFocus<GS, Result>(_ state: inout GS, _ body: (inout LS) -> Result) -> Result {
-        withUnsafeMutablePointer(to: &state) { whole in
-            body(&UnsafeMutableRawPointer(whole).advanced(by: storedOffset).assumingMemoryBound(to: LS.self).pointee)
-        }
+        InPlaceFocus.modifyPart(at: storedOffset, of: &state, as: LS.self, body)
     }
 
     /// Runs the inner unit on the focus stored at ``storedOffset``, the action extracted.
@@ -139,8 +137,8 @@ internal final class InPlaceLiftFusion<AL: ExtractsAction, LS, State>: ReducerFu
 
     /// This fusion, unowned, as a unit holds it (the unit's `applies` closure keeps it alive).
     @inlinable
-    var unowned: Unmanaged<ReducerFusion<AL.GlobalAction, State>> {
-        Unmanaged<ReducerFusion<AL.GlobalAction, State>>.passUnretained(self)
+    var unowned: UnretainedReference<ReducerFusion<AL.GlobalAction, State>> {
+        UnretainedReference(self)
     }
 
     @usableFromInline
@@ -166,24 +164,21 @@ internal final class InPlaceLiftFusion<AL: ExtractsAction, LS, State>: ReducerFu
 /// order, each doing what its own unit's decide-and-mutate does.
 @usableFromInline
 internal final class InPlaceLiftGroup<AL: ExtractsAction, LS>: Sendable {
-    /// The members, in order (they keep the references below alive).
-    @usableFromInline let members: [InPlaceLiftedReducer<AL, LS>]
-    /// Unowned references to `members`: the loop reads them without retaining.
-    @usableFromInline let references: [Unmanaged<InPlaceLiftedReducer<AL, LS>>]
+    /// The members, in order, read by the loop without retaining.
+    @usableFromInline let members: StepList<InPlaceLiftedReducer<AL, LS>>
 
     @inlinable
     init(_ members: [InPlaceLiftedReducer<AL, LS>]) {
-        self.members = members
-        references = members.map { Unmanaged.passUnretained($0) }
+        self.members = StepList(members)
     }
 
     /// Asks every member, in order; returns whether any applied.
     @inlinable @inline(__always)
     func reduce<GS>(_ action: AL.GlobalAction, _ state: inout GS, _ willWrite: () -> Void) -> Bool {
         var applied = false
-        references.withUnsafeBufferPointer { references in
-            for reference in references {
-                if reference._withUnsafeGuaranteedRef({ $0.reduceInGroup(action, &state, willWrite) }) { applied = true }
+        members.withUnretainedSteps { members in
+            for index in 0..<members.count {
+                if members.withStep(index, { $0.reduceInGroup(action, &state, willWrite) }) { applied = true }
             }
         }
         return applied

@@ -1,4 +1,5 @@
-// One of the library's unsafe files: parts of a value reached at their byte offset.
+// One of the library's unsafe files: parts of a value reached at their byte offset, and a whole
+// state lent by address to code that does not know its type (`LentState`, at the end).
 //
 // Where an optic's focus lies inside the whole when it can be reached with pointer arithmetic
 // alone: the key-path optics know, and every read and write through them then happens at the
@@ -92,5 +93,42 @@ extension InPlaceFocus {
         withUnsafeMutablePointer(to: &whole) { pointer in
             body(&UnsafeMutableRawPointer(pointer).advanced(by: offset).assumingMemoryBound(to: Part.self).pointee)
         }
+    }
+}
+
+/// A state lent by address for the duration of one call, readable back only as its own type: how
+/// the effect engine, which knows no state type, asks the lifts that built its effects' owners
+/// whether an element is still present, without copying or boxing the state.
+///
+/// Invariant: a `LentState` is used only inside the `lend` call that made it, and `address`
+/// points to a value of the type `type` identifies (both set together by `lend`).
+@usableFromInline
+internal struct LentState {
+    @usableFromInline let address: UnsafeRawPointer
+    @usableFromInline let type: ObjectIdentifier
+
+    @inlinable
+    init(address: UnsafeRawPointer, type: ObjectIdentifier) {
+        self.address = address
+        self.type = type
+    }
+
+    /// Calls `body` with `state` lent by address (not copied).
+    @inlinable
+    static func lend<State, Result>(_ state: inout State, _ body: (LentState) -> Result) -> Result {
+        withUnsafePointer(to: &state) { body(LentState(address: UnsafeRawPointer($0), type: ObjectIdentifier(State.self))) }
+    }
+
+    /// Calls `body` with `state` lent by address.
+    @inlinable
+    static func lend<State, Result>(_ state: State, _ body: (LentState) -> Result) -> Result {
+        withUnsafePointer(to: state) { body(LentState(address: UnsafeRawPointer($0), type: ObjectIdentifier(State.self))) }
+    }
+
+    /// `body` applied to the lent state read as `State`; `nil` when it is of another type.
+    @inlinable
+    func read<State, Result>(as _: State.Type, _ body: (State) -> Result) -> Result? {
+        guard type == ObjectIdentifier(State.self) else { return nil }
+        return body(address.assumingMemoryBound(to: State.self).pointee)
     }
 }

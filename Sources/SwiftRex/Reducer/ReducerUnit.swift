@@ -1,6 +1,3 @@
-// One of the library's files with unsafe code: a unit refers to its fusion unretained (`Unmanaged`),
-// while the unit's own closures capture that fusion and keep it alive.
-
 /// One flat unit of a reducer fold: an in-place reduce that decides by itself whether it acts on
 /// an action (a lifted unit whose prism misses does not), and, for the APIs that ask first, the
 /// test alone.
@@ -50,7 +47,7 @@ internal struct ReducerUnit<Action, State>: Sendable {
     /// more: the unit's ``applies`` closure captures the fusion and keeps it alive, so a unit that
     /// carries a fusion always carries that closure with it.
     @usableFromInline
-    let fusion: Unmanaged<ReducerFusion<Action, State>>?
+    let fusion: UnretainedReference<ReducerFusion<Action, State>>?
 
     /// A unit from a test and a reduce that runs when the test passes (`applies == nil`: always).
     @inlinable
@@ -94,7 +91,7 @@ internal struct ReducerUnit<Action, State>: Sendable {
         footprint: UnitFootprint,
         actionCase: Int? = nil,
         runIsComplete: Bool = false,
-        fusion: Unmanaged<ReducerFusion<Action, State>>? = nil
+        fusion: UnretainedReference<ReducerFusion<Action, State>>? = nil
     ) {
         self.applies = applies
         self.run = run

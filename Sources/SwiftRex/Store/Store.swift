@@ -238,10 +238,7 @@ extension Store {
     /// Cancels the effects of collection elements that are no longer in the state.
     @usableFromInline
     internal func cancelEffectsOfRemovedElements() {
-        // Valid for this call only: each owner reads it back as `State` (the type checked against `type`).
-        withUnsafePointer(to: &storage) { pointer in
-            engine.cancelEffectsOfAbsentElements(state: UnsafeRawPointer(pointer), type: ObjectIdentifier(State.self))
-        }
+        LentState.lend(&storage) { engine.cancelEffectsOfAbsentElements(state: $0) }
     }
 }
 

@@ -207,6 +207,7 @@ internal final class SupervisionPlan<State: Sendable, Action: Sendable, Environm
     static func keys(of channels: Keep<Action>) -> [AnyHashableSendable] {
         var keys: [AnyHashableSendable] = []
         keys.reserveCapacity(channels.count)
+        // Read in place (no copy of each channel): `index < buffer.count`, in the buffer's call.
         channels.withUnsafeBufferPointer { buffer in
             for index in 0..<buffer.count { keys.append(buffer[index].id) }
         }

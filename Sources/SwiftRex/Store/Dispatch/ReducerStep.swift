@@ -1,7 +1,10 @@
+// One of the library's unsafe files: the reducer loop's two calls, at the end, reach a step without
+// reference counting.
+
 /// What a Store's reducer-only path needs of one reducer unit: its decide-and-mutate closure, its
 /// mutation scope and its supervision mask.
 ///
-/// A class, reached through `Unmanaged` references while the Store owns it: the hot loop calls
+/// A class, reached through unretained references while the Store owns it: the hot loop calls
 /// the closure of a guaranteed instance's `let`, so nothing is retained or released per unit
 /// (a `ReducerUnit` read out of an array retains three closures and its footprint).
 @usableFromInline
@@ -49,14 +52,14 @@ internal final class ReducerStep<Action, State>: Sendable {
             let first = units[start]
             var end = start + 1
             // The units are alive for this whole call, and with them their fusions.
-            if let fusion = first.fusion?.takeUnretainedValue() {
-                while end < units.count, let next = units[end].fusion?.takeUnretainedValue(), fusion.accepts(next),
+            if let fusion = first.fusion?.object {
+                while end < units.count, let next = units[end].fusion?.object, fusion.accepts(next),
                     units[end].scope == first.scope, masks[end] == masks[start]
                 {
                     end += 1
                 }
                 if end - start > 1 {
-                    let others = units[(start + 1)..<end].map { $0.fusion!.takeUnretainedValue() }
+                    let others = units[(start + 1)..<end].map { $0.fusion!.object }
                     let runs = units[start..<end].map(\.run)
                     steps.append(
                         ReducerStep(
@@ -72,5 +75,29 @@ internal final class ReducerStep<Action, State>: Sendable {
             start = end
         }
         return steps
+    }
+}
+
+// Each call is written in the closure handed to the standard library: through a generic helper,
+// the specialised loop stored the action afresh for every step. Unsafe as `UnretainedSteps` is
+// (Foundation/UnretainedReference.swift): `index < count`, and the list owns the step.
+extension UnretainedSteps {
+    /// Asks the reducer step at `index`, not retained, to decide and mutate `state`, and merges it
+    /// into `change` when it applied.
+    @inlinable
+    @inline(__always)
+    func ask<Action, State>(
+        _ index: Int, _ action: Action, _ state: inout State, change: inout PhaseChange, willWrite: () -> Void
+    ) where Step == ReducerStep<Action, State> {
+        references[index].reference._withUnsafeGuaranteedRef { step in
+            if step.reduce(action, &state, willWrite) { change.merge(scope: step.scope, mask: step.mask) }
+        }
+    }
+
+    /// Runs the reducer step at `index`, not retained (a unit that always applies).
+    @inlinable
+    @inline(__always)
+    func run<Action, State>(_ index: Int, _ action: Action, _ state: inout State) where Step == ReducerStep<Action, State> {
+        references[index].reference._withUnsafeGuaranteedRef { $0.run(action, &state) }
     }
 }
