@@ -65,4 +65,30 @@ import Testing
         }
         #expect(Dictionary(uniqueKeysWithValues: state.rows.map { ($0.id, $0.hits) }) == model)
     }
+
+    @Test func aWriteAtTheLocationAReadFoundReachesThatElement() {
+        var state = State(rows: (0..<5).map { Row(id: $0) })
+        let location = lane.locateElement(3, in: &state)
+        #expect(location == 3)
+        #expect(lane.inspectElement(4, in: &state, locating: { $0.id })! == (result: 4, location: 4))
+        #expect(lane.modifyElement(3, at: location!, in: &state) { $0.hits += 1 })
+        #expect(state.rows.map(\.hits) == [0, 0, 0, 1, 0])
+        #expect(lane.locateElement(7, in: &state) == nil)
+        #expect(lane.inspectElement(7, in: &state, locating: { $0.id }) == nil)
+    }
+
+    @Test func aLocationThatNoLongerHoldsItsIdIsLookedUpAgain() {
+        var state = State(rows: (0..<5).map { Row(id: $0) })
+        let location = lane.locateElement(3, in: &state)!
+        state.rows.reverse()
+        #expect(lane.modifyElement(3, at: location, in: &state) { $0.hits += 1 })
+        for stray in [-1, 5, Int.min, Int.max] {
+            #expect(lane.modifyElement(3, at: stray, in: &state) { $0.hits += 1 })
+        }
+        #expect(state.rows.first { $0.id == 3 }?.hits == 5)
+        #expect(state.rows.filter { $0.id != 3 }.allSatisfy { $0.hits == 0 })
+        state.rows.removeAll { $0.id == 3 }
+        #expect(!lane.modifyElement(3, at: location, in: &state) { $0.hits += 1 })
+        #expect(state.rows.allSatisfy { $0.hits == 0 })
+    }
 }

@@ -45,7 +45,8 @@ extension ElementLift {
     }
 
     /// A reducer unit routed to the addressed element: the element is read where the container
-    /// lies to decide, then written through the container's own in-place write.
+    /// lies to decide, then written through the container's own in-place write, at the place the
+    /// decision found it (the id is resolved once).
     @inlinable func addressedReducer(
         _ inner: ReducerUnit<LA, LS>, _ extract: @escaping @Sendable (GA) -> ElementAction<ID, LA>?, reportsMissing: Bool,
         footprint: UnitFootprint
@@ -54,43 +55,45 @@ extension ElementLift {
         let lift = self
         let run = inner.run
         let innerApplies = inner.applies
-        let containsElement = self.containsElement
+        let locateElement = self.locateElement
         let inspectElement = self.inspectElement
-        // Whether the addressed element is present and its unit applies, read where the
-        // container lies; a missing element is reported (by one unit of the lift).
-        let decides: @Sendable (ID, LA, inout GS) -> Bool = { id, local, state in
-            let applies: Bool?
+        // Where the addressed element lies when it is present and its unit applies, read where
+        // the container lies; a missing element is reported (by one unit of the lift).
+        let decides: @Sendable (ID, LA, inout GS) -> Int? = { id, local, state in
+            let located: (result: Bool, location: Int)?
             if let innerApplies {
-                applies = inspectElement(id, &state) { element in
+                located = inspectElement(id, &state) { element in
                     var element = element
                     return innerApplies(local, &element)
                 }
             } else {
-                applies = containsElement(id, &state) ? true : nil
+                located = locateElement(id, &state).map { (true, $0) }
             }
-            guard let applies else {
+            guard let located else {
                 if reportsMissing { lift.reportMissing(id, source: nil) }
-                return false
+                return nil
             }
-            return applies
+            return located.result ? located.location : nil
         }
-        let parts = AddressedReducerParts(extract: extract, decides: decides, modifyElement: modifyElement, run: run)
+        let parts = AddressedReducerParts(
+            extract: extract, decides: decides, modifyElement: modifyElement, modifyLocatedElement: modifyLocatedElement, run: run)
         return ReducerUnit(
             applies: { action, state in
                 guard let (id, local) = parts.extract(action).map({ ($0.id, $0.action) }) else { return false }
-                return parts.decides(id, local, &state)
+                return parts.decides(id, local, &state) != nil
             },
             run: { action, state in
                 guard let (id, local) = parts.extract(action).map({ ($0.id, $0.action) }) else { return }
                 _ = parts.modifyElement(id, &state) { parts.run(local, &$0) }
             },
             reduce: { action, state, willWrite in
-                // Observers are told before the container's write opens.
-                guard let (id, local) = parts.extract(action).map({ ($0.id, $0.action) }), parts.decides(id, local, &state) else {
+                // Observers are told before the container's write opens; nothing writes the state
+                // between the decision and the write, so the element is where the decision found it.
+                guard let (id, local) = parts.extract(action).map({ ($0.id, $0.action) }), let location = parts.decides(id, local, &state) else {
                     return false
                 }
                 willWrite()
-                _ = parts.modifyElement(id, &state) { parts.run(local, &$0) }
+                _ = parts.modifyLocatedElement(id, location, &state) { parts.run(local, &$0) }
                 return true
             }, scope: .addressed(token), footprint: footprint, actionCase: actionCase)
     }
@@ -103,21 +106,26 @@ extension ElementLift {
 internal final class AddressedReducerParts<GA, GS, ID, LA, LS>: Sendable {
     /// The addressed element's id and action, when the action addresses one.
     @usableFromInline let extract: @Sendable (GA) -> ElementAction<ID, LA>?
-    /// Whether the element is present and its unit applies (a missing one is reported).
-    @usableFromInline let decides: @Sendable (ID, LA, inout GS) -> Bool
+    /// Where the element lies when it is present and its unit applies, else `nil` (a missing
+    /// one is reported).
+    @usableFromInline let decides: @Sendable (ID, LA, inout GS) -> Int?
     /// The container's in-place write of one element.
     @usableFromInline let modifyElement: @Sendable (ID, inout GS, (inout LS) -> Void) -> Bool
+    /// The same write, at the place ``decides`` found the element.
+    @usableFromInline let modifyLocatedElement: @Sendable (ID, Int, inout GS, (inout LS) -> Void) -> Bool
     /// The element's own reduce.
     @usableFromInline let run: @Sendable (LA, inout LS) -> Void
 
     @inlinable
     init(
-        extract: @escaping @Sendable (GA) -> ElementAction<ID, LA>?, decides: @escaping @Sendable (ID, LA, inout GS) -> Bool,
-        modifyElement: @escaping @Sendable (ID, inout GS, (inout LS) -> Void) -> Bool, run: @escaping @Sendable (LA, inout LS) -> Void
+        extract: @escaping @Sendable (GA) -> ElementAction<ID, LA>?, decides: @escaping @Sendable (ID, LA, inout GS) -> Int?,
+        modifyElement: @escaping @Sendable (ID, inout GS, (inout LS) -> Void) -> Bool,
+        modifyLocatedElement: @escaping @Sendable (ID, Int, inout GS, (inout LS) -> Void) -> Bool, run: @escaping @Sendable (LA, inout LS) -> Void
     ) {
         self.extract = extract
         self.decides = decides
         self.modifyElement = modifyElement
+        self.modifyLocatedElement = modifyLocatedElement
         self.run = run
     }
 }

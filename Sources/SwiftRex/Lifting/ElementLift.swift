@@ -16,6 +16,8 @@ internal struct ElementLift<LA: Sendable, LS: Sendable, LE: Sendable, GA: Sendab
     @usableFromInline let embed: @Sendable (ID, LA) -> GA
     @usableFromInline let element: @Sendable (ID, GS) -> LS?
     @usableFromInline let modifyElement: @Sendable (ID, inout GS, (inout LS) -> Void) -> Bool
+    /// Mutates the element a read before it located (see ``locateElement``), in the same state.
+    @usableFromInline let modifyLocatedElement: @Sendable (ID, Int, inout GS, (inout LS) -> Void) -> Bool
     @usableFromInline let forEachElement: @Sendable (GS, (ID, LS) -> Void) -> Void
     /// Runs a reducer on every element with one action (no id read per element).
     @usableFromInline let reduceEach: @Sendable (inout GS, LA, @Sendable (LA, inout LS) -> Void) -> Void
@@ -36,8 +38,9 @@ internal struct ElementLift<LA: Sendable, LS: Sendable, LE: Sendable, GA: Sendab
     @usableFromInline let forEachSlotted: (@Sendable (GS, (ID, Int, LS) -> Void) -> Void)?
     // Reads made before any mutation, reaching the container where it lies (the app's state is
     // `inout` for its address only): a large app state is not copied to answer them.
-    @usableFromInline let containsElement: @Sendable (ID, inout GS) -> Bool
-    @usableFromInline let inspectElement: @Sendable (ID, inout GS, (LS) -> Bool) -> Bool?
+    // Each hands back where the element lies, so that a write that follows resolves no id.
+    @usableFromInline let locateElement: @Sendable (ID, inout GS) -> Int?
+    @usableFromInline let inspectElement: @Sendable (ID, inout GS, (LS) -> Bool) -> (result: Bool, location: Int)?
     @usableFromInline let isEmptyInPlace: @Sendable (inout GS) -> Bool
     @usableFromInline let forEachElementInPlace: @Sendable (inout GS, (ID, LS) -> Void) -> Void
     /// The case of the app's action the addressed element actions come in (see ``CaseIndexable``).
@@ -54,6 +57,7 @@ internal struct ElementLift<LA: Sendable, LS: Sendable, LE: Sendable, GA: Sendab
         self.embed = embed
         element = { state.element($0, in: $1) }
         modifyElement = { state.modifyElement($0, in: &$1, $2) }
+        modifyLocatedElement = { state.modifyElement($0, at: $1, in: &$2, $3) }
         forEachElement = { state.forEachElement(in: $0, $1) }
         reduceEach = { global, action, run in state.modifyEach(in: &global, applying: run, with: action) }
         modifyEachElement = { global, body in state.modifyEach(in: &global, body) }
@@ -63,8 +67,8 @@ internal struct ElementLift<LA: Sendable, LS: Sendable, LE: Sendable, GA: Sendab
         container = .of(state)
         journal = laneJournal(of: state)
         forEachSlotted = laneSlottedForEach(of: state)
-        containsElement = { state.containsElement($0, in: &$1) }
-        inspectElement = { state.inspectElement($0, in: &$1, $2) }
+        locateElement = { state.locateElement($0, in: &$1) }
+        inspectElement = { state.inspectElement($0, in: &$1, locating: $2) }
         isEmptyInPlace = { state.isEmpty(inPlace: &$0) }
         forEachElementInPlace = { state.forEachElement(inPlace: &$0, $1) }
         self.actionCase = actionCase

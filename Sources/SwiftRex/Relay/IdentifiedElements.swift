@@ -144,14 +144,35 @@ extension Relay {
             container.modify(&state) { elements in
                 guard let offset = position(id, in: elements) else { return }
                 found = true
-                // A witness is only ever taken of a container whose storage can be pinned.
-                if cache.witnessed.load(ordering: .relaxed) != 0 {
-                    write(id, at: offset, in: &elements, body)
-                } else {
-                    body(&elements[elements.startIndex + offset])
-                }
+                writeElement(id, at: offset, in: &elements, body)
             }
             return found
+        }
+
+        /// Mutates the element with `id` at `location`, its offset as ``locateElement(_:in:)``
+        /// found it: the write reads the element's id back there, with no table lookup, and looks
+        /// it up again only when the container moved it since.
+        @inlinable
+        public func modifyElement(_ id: ID, at location: Int, in state: inout GlobalState, _ body: (inout Container.Element) -> Void) -> Bool {
+            var found = false
+            container.modify(&state) { elements in
+                let placed = UInt(bitPattern: location) < UInt(bitPattern: elements.count) && idAt(location, in: elements) == id
+                guard let offset = placed ? location : relocated(id, in: elements) else { return }
+                found = true
+                writeElement(id, at: offset, in: &elements, body)
+            }
+            return found
+        }
+
+        /// Writes the element with `id` at `offset` in place.
+        @inlinable
+        func writeElement(_ id: ID, at offset: Int, in elements: inout Container, _ body: (inout Container.Element) -> Void) {
+            // A witness is only ever taken of a container whose storage can be pinned.
+            if cache.witnessed.load(ordering: .relaxed) != 0 {
+                write(id, at: offset, in: &elements, body)
+            } else {
+                body(&elements[elements.startIndex + offset])
+            }
         }
 
         /// Writes the element at `offset` while the cache may hold a witness: the witness of the
@@ -222,15 +243,30 @@ extension Relay {
         /// Whether an element has `id`, reading the container where it lies.
         @inlinable
         public func containsElement(_ id: ID, in state: inout GlobalState) -> Bool {
-            return container.inspect(&state) { position(id, in: $0) != nil }
+            locateElement(id, in: &state) != nil
+        }
+
+        /// The offset of the element with `id`, reading the container where it lies.
+        @inlinable
+        public func locateElement(_ id: ID, in state: inout GlobalState) -> Int? {
+            container.inspect(&state) { position(id, in: $0) }
         }
 
         /// `body` applied to the element with `id`, reading the container where it lies.
         @inlinable
         public func inspectElement<Result>(_ id: ID, in state: inout GlobalState, _ body: (Container.Element) -> Result) -> Result? {
-            return container.inspect(&state) { elements in
+            inspectElement(id, in: &state, locating: body)?.result
+        }
+
+        /// `body` applied to the element with `id`, with its offset, reading the container where
+        /// it lies.
+        @inlinable
+        public func inspectElement<Result>(_ id: ID, in state: inout GlobalState, locating body: (Container.Element) -> Result)
+            -> (result: Result, location: Int)?
+        {
+            container.inspect(&state) { elements in
                 guard let offset = position(id, in: elements) else { return nil }
-                return elements.withContiguousStorageIfAvailable { body($0[offset]) } ?? body(elements[elements.startIndex + offset])
+                return (elements.withContiguousStorageIfAvailable { body($0[offset]) } ?? body(elements[elements.startIndex + offset]), offset)
             }
         }
 

@@ -35,6 +35,22 @@ public protocol KeyedState: Sendable {
     func isEmpty(inPlace state: inout GlobalState) -> Bool
     /// Calls `body` for every element, in container order. O(n).
     func forEachElement(inPlace state: inout GlobalState, _ body: (ID, Element) -> Void)
+
+    // A decision and the write it leads to resolve the id once: the read hands back where the
+    // element lies, and the write of the same, unchanged state goes there. The defaults locate
+    // nothing (`0`) and write through ``modifyElement(_:in:_:)``.
+
+    /// Where the element with `id` lies (an array lane's offset, else `0`), or `nil` when it is
+    /// absent, reading no element; for ``modifyElement(_:at:in:_:)`` on this state, unchanged.
+    /// O(1) amortised.
+    func locateElement(_ id: ID, in state: inout GlobalState) -> Int?
+    /// `body` applied to the element with `id`, with where it lies (as ``locateElement(_:in:)``
+    /// says), or `nil` when it is absent. O(1) amortised.
+    func inspectElement<Result>(_ id: ID, in state: inout GlobalState, locating body: (Element) -> Result) -> (result: Result, location: Int)?
+    /// Mutates the element with `id`, which ``locateElement(_:in:)`` or
+    /// ``inspectElement(_:in:locating:)`` found at `location` in this state, unchanged since;
+    /// returns whether it was present. O(1).
+    func modifyElement(_ id: ID, at location: Int, in state: inout GlobalState, _ body: (inout Element) -> Void) -> Bool
 }
 
 extension KeyedState {
@@ -60,6 +76,25 @@ extension KeyedState {
     @inlinable
     public func forEachElement(inPlace state: inout GlobalState, _ body: (ID, Element) -> Void) {
         forEachElement(in: state, body)
+    }
+
+    /// `containsElement(id, in: &state) ? 0 : nil`.
+    @inlinable
+    public func locateElement(_ id: ID, in state: inout GlobalState) -> Int? {
+        containsElement(id, in: &state) ? 0 : nil
+    }
+
+    /// `inspectElement(id, in: &state, body)` located at `0`.
+    @inlinable
+    public func inspectElement<Result>(_ id: ID, in state: inout GlobalState, locating body: (Element) -> Result) -> (result: Result, location: Int)?
+    {
+        inspectElement(id, in: &state, body).map { ($0, 0) }
+    }
+
+    /// `modifyElement(id, in: &state, body)`: the location is not used.
+    @inlinable
+    public func modifyElement(_ id: ID, at location: Int, in state: inout GlobalState, _ body: (inout Element) -> Void) -> Bool {
+        modifyElement(id, in: &state, body)
     }
 }
 

@@ -56,8 +56,8 @@ internal final class PositionCache<ID: Hashable & Sendable>: Sendable {
     internal struct Positions {
         // The current table, stored inline: a routed action reads only `byID` and the memo.
         @usableFromInline var byID: [ID: Int]
-        /// The last id found and its position: a routed action looks its element up twice (in
-        /// the pre-mutation test, then to mutate), and the second lookup then skips the table.
+        /// The last id found and its position: where an element is looked up twice (a reaction's
+        /// pre-mutation read, then its mutation), the second lookup skips the table.
         @usableFromInline var lastID: ID?
         @usableFromInline var lastPosition: Int
         /// The first element's address in the storage `byID` was built from (compared, never
