@@ -56,5 +56,9 @@ enum RatioRegistry {
         PairedRatio("store.dispatch.wide50", over: "store.dispatch.reducer", limit: 3),
         PairedRatio("store.dispatch.wide50.previews", over: "store.dispatch.reducer"),
         PairedRatio("store.dispatch.wide50.caseIndexed", over: "store.dispatch.reducer", limit: 3),
+        // A SwiftUI-style tracked read, told of each change and tracking again, against one
+        // observer; and the same client of a plain Observable class (what Observation costs).
+        PairedRatio("store.observe.tracking", over: "store.dispatch.reducer", limit: 5),
+        PairedRatio("store.observe.tracking", over: "store.observe.tracking.raw"),
     ]
 }

@@ -13,6 +13,7 @@ enum ScenarioRegistry {
             + StackScenarios.all
             + StackMatrixScenarios.all
             + StoreScenarios.all
+            + ObservationScenarios.all
             + ReconcileScenarios.all
             + EffectScenarios.all
             + DebounceScenarios.all

@@ -9,7 +9,8 @@
 ///   ``StoreBuffer`` to deduplicate).
 ///
 /// `StoreType` requires `AnyObject`, so this is a lightweight `final class` rather than a struct.
-/// It retains the store it projects.
+/// It retains the store it projects. Reads through ``observed`` are tracked by the Store it
+/// projects (<doc:ObservationTracking>).
 ///
 /// ```swift
 /// let counter = store.projection(action: AppAction.counter, state: \.counter)
@@ -24,6 +25,8 @@ public final class StoreProjection<Action: Sendable, State>: StoreType {
             (@MainActor () -> Void)?,
             (@MainActor () -> Void)?
         ) -> SubscriptionToken
+    /// Where reads through ``observed`` are tracked; `nil` for a projection made from closures.
+    @usableFromInline let route: (any TrackingRoute<State>)?
 
     /// A projection from its three closures: how to read the state, how to dispatch (keeping the
     /// source) and how to observe.
@@ -37,6 +40,21 @@ public final class StoreProjection<Action: Sendable, State>: StoreType {
                 _ didChange: (@MainActor () -> Void)?
             ) -> SubscriptionToken
     ) {
+        route = nil
+        readState = state
+        forward = dispatch
+        subscribe = observe
+    }
+
+    /// A projection whose reads through ``observed`` go to `route`.
+    @inlinable
+    init(
+        route: (any TrackingRoute<State>)?,
+        state: @escaping @MainActor () -> State,
+        dispatch: @escaping @MainActor (Action, ActionSource) -> Void,
+        observe: @escaping @MainActor ((@MainActor () -> Void)?, (@MainActor () -> Void)?) -> SubscriptionToken
+    ) {
+        self.route = route
         readState = state
         forward = dispatch
         subscribe = observe
@@ -71,12 +89,7 @@ extension StoreType {
         action: @escaping (LocalAction) -> Action,
         state: @escaping (State) -> LocalState
     ) -> StoreProjection<LocalAction, LocalState> {
-        let store = self
-        return StoreProjection(
-            state: { state(store.state) },
-            dispatch: { local, source in store.dispatch(action(local), source: source) },
-            observe: { willChange, didChange in store.observe(willChange: willChange, didChange: didChange) }
-        )
+        projection(action: action, state: state, scope: ScopeToken())
     }
 
     /// A projection narrowing the action through a prism (dispatch uses its `review`) and the state
@@ -89,7 +102,7 @@ extension StoreType {
         state: KeyPath<State, LocalState>
     ) -> StoreProjection<LocalAction, LocalState> {
         let review = action.review
-        return projection(action: { review($0) }, state: { $0[keyPath: state] })
+        return projection(action: { review($0) }, state: { $0[keyPath: state] }, scope: state)
     }
 
     /// A projection onto the element identified by `id` in an `Identifiable` collection: its state
@@ -105,7 +118,8 @@ extension StoreType {
     ) -> StoreProjection<LocalAction, C.Element?> where C.Element: Identifiable, C.Element.ID == ID {
         projection(
             action: { review(ElementAction(id, action: $0)) },
-            state: { $0[keyPath: collection].first { $0.id == id } }
+            state: { $0[keyPath: collection].first { $0.id == id } },
+            scope: ["element", collection, \C.Element.id, AnyHashable(id)] as [AnyHashable]
         )
     }
 
@@ -122,7 +136,8 @@ extension StoreType {
     ) -> StoreProjection<LocalAction, C.Element?> {
         projection(
             action: { review(ElementAction(id, action: $0)) },
-            state: { $0[keyPath: collection].first { $0[keyPath: identifier] == id } }
+            state: { $0[keyPath: collection].first { $0[keyPath: identifier] == id } },
+            scope: ["element", collection, identifier, AnyHashable(id)] as [AnyHashable]
         )
     }
 
@@ -156,7 +171,8 @@ extension StoreType {
     ) -> StoreProjection<LocalAction, Value?> {
         projection(
             action: { review(ElementAction(key, action: $0)) },
-            state: { $0[keyPath: dictionary][key] }
+            state: { $0[keyPath: dictionary][key] },
+            scope: ["dictionary", dictionary, AnyHashable(key)] as [AnyHashable]
         )
     }
 
@@ -174,6 +190,7 @@ extension StoreType {
         guard let captured = state else { return nil }
         let store = self
         return StoreProjection(
+            route: trackingRoute(of: self).map { MappedRoute(parent: $0, scope: ScopeToken()) { $0 ?? captured } },
             state: { store.state ?? captured },
             dispatch: { action, source in store.dispatch(action, source: source) },
             observe: { willChange, didChange in store.observe(willChange: willChange, didChange: didChange) }

@@ -21,6 +21,7 @@ extension StoreType {
         let lane = scope.state
         let review = scope.action.review
         return StoreProjection(
+            route: trackingRoute(of: self).map { MappedRoute(parent: $0, scope: ScopeToken()) { lane.element(id, in: $0) } },
             state: { lane.element(id, in: store.state) },
             dispatch: { local, source in store.dispatch(review(id, local), source: source) },
             observe: { willChange, didChange in store.observe(willChange: willChange, didChange: didChange) }

@@ -1,0 +1,79 @@
+import Baselines
+import LabCore
+import Observation
+import SwiftRex
+import Synchronization
+
+/// `withObservationTracking` through the Store, as SwiftUI drives it: one client reads one value,
+/// is told of the change, and tracks again (a view's body evaluated after each invalidation).
+@MainActor
+enum ObservationScenarios {
+    /// `store.observe.tracking` and its control.
+    static var all: [Scenario] {
+        [
+            Scenario(name: "store.observe.tracking") {
+                // The counter dispatch of `store.dispatch.reducer`, its one observer being a
+                // tracked read of `count` that every action changes.
+                let store = Store(initial: CounterState(), reducer: counterReducer)
+                let changes = ChangeCount()
+                let track = { blackHole(withObservationTracking({ store.observed.count }, onChange: { changes.increment() })) }
+                return trackingLoop(changes, track: track) { store.dispatch($0) }
+            },
+            Scenario(name: "store.observe.tracking.raw") {
+                // The control: what Observation itself costs for the same client, a class whose
+                // one property is registered and mutated as `@Observable` expands it.
+                let counter = ObservedCounter()
+                let changes = ChangeCount()
+                let track = { blackHole(withObservationTracking({ counter.count }, onChange: { changes.increment() })) }
+                return trackingLoop(changes, track: track) { action in
+                    counter.count &+= action == .increment ? 1 : -1
+                }
+            },
+        ]
+    }
+
+    /// The measured loop: each action changes the tracked value, the client is told once, then
+    /// tracks again; setup checks that it is told exactly once per action.
+    static func trackingLoop(_ changes: ChangeCount, track: @escaping () -> Void, apply: @escaping (CounterAction) -> Void) -> Measured {
+        let actions = makeCounterActions()
+        let mask = actions.count - 1
+        track()
+        for index in 0..<8 {
+            apply(actions[index & mask])
+            track()
+        }
+        precondition(changes.value == 8, "a tracked client was not told exactly once per change")
+        return { iterations in
+            for index in 0..<iterations {
+                apply(actions[index & mask])
+                track()
+            }
+        }
+    }
+}
+
+/// How many times tracked clients were told (from a `@Sendable` callback).
+final class ChangeCount: Sendable {
+    private let count = Atomic<Int>(0)
+
+    func increment() { count.add(1, ordering: .relaxed) }
+
+    var value: Int { count.load(ordering: .relaxed) }
+}
+
+/// One observable property, written as the `@Observable` macro expands it.
+@MainActor
+final class ObservedCounter: Observable {
+    private let registrar = ObservationRegistrar()
+    private var storedCount = 0
+
+    var count: Int {
+        get {
+            registrar.access(self, keyPath: \.count)
+            return storedCount
+        }
+        set {
+            registrar.withMutation(of: self, keyPath: \.count) { storedCount = newValue }
+        }
+    }
+}

@@ -1,0 +1,91 @@
+/// What identifies one tracked read: the member read and the projections it was read through.
+///
+/// Two reads with equal keys read the same value, so they share one entry and one key path of the
+/// registrar. A projection whose mapping has no identity of its own (a closure) scopes its reads
+/// with a ``ScopeToken`` made with the projection, so its reads are never confused with another's.
+@usableFromInline
+internal struct SliceKey: Hashable, @unchecked Sendable {
+    // `@unchecked`: the components are key paths, ids and tokens a projection captured; they are
+    // only hashed and compared, on the main actor, by the tracker and the registrar's key path.
+    @usableFromInline let member: AnyHashable
+    @usableFromInline var scopes: [AnyHashable]
+
+    @usableFromInline
+    init(member: AnyHashable) {
+        self.member = member
+        scopes = []
+    }
+
+    /// The same read made through a projection scoped by `scope`.
+    @usableFromInline
+    func scoped(_ scope: AnyHashable) -> SliceKey {
+        var key = self
+        key.scopes.append(scope)
+        return key
+    }
+}
+
+/// The scope of a projection whose mapping is a closure: equal only to itself.
+@usableFromInline
+internal final class ScopeToken: Hashable, Sendable {
+    @usableFromInline
+    init() {}
+
+    @usableFromInline
+    static func == (lhs: ScopeToken, rhs: ScopeToken) -> Bool { lhs === rhs }
+
+    @usableFromInline
+    func hash(into hasher: inout Hasher) { hasher.combine(ObjectIdentifier(self)) }
+}
+
+/// Where a tracked read of a `State` goes: the Store records it, a projection maps it onto the
+/// store it projects. Each read returns the value `value` reads from the current state.
+@MainActor
+@usableFromInline
+internal protocol TrackingRoute<State>: AnyObject {
+    associatedtype State
+
+    /// Reads and tracks a value compared with `==` after each change.
+    func trackedRead<Value: Equatable>(_ key: SliceKey, _ value: @escaping (State) -> Value) -> Value
+    /// Reads and tracks a value that cannot be compared: any change that may mutate notifies.
+    func trackedRead<Value>(_ key: SliceKey, _ value: @escaping (State) -> Value) -> Value
+}
+
+/// The route of a projection: its reads are the store's reads through `map`, scoped by `scope`.
+/// It holds the projected store's route (as the projection holds the store) and pure mappings only,
+/// so what the Store records never holds the Store.
+@MainActor
+@usableFromInline
+internal final class MappedRoute<Parent, Child>: TrackingRoute {
+    @usableFromInline let parent: any TrackingRoute<Parent>
+    @usableFromInline let scope: AnyHashable
+    @usableFromInline let map: (Parent) -> Child
+
+    @usableFromInline
+    init(parent: any TrackingRoute<Parent>, scope: AnyHashable, map: @escaping (Parent) -> Child) {
+        self.parent = parent
+        self.scope = scope
+        self.map = map
+    }
+
+    @usableFromInline
+    func trackedRead<Value: Equatable>(_ key: SliceKey, _ value: @escaping (Child) -> Value) -> Value {
+        let map = self.map
+        return parent.trackedRead(key.scoped(scope)) { value(map($0)) }
+    }
+
+    @usableFromInline
+    func trackedRead<Value>(_ key: SliceKey, _ value: @escaping (Child) -> Value) -> Value {
+        let map = self.map
+        return parent.trackedRead(key.scoped(scope)) { value(map($0)) }
+    }
+}
+
+/// The route of `store` when it takes part in observation tracking (a Store, or a projection made
+/// by this library's factories), `nil` otherwise.
+@MainActor
+@usableFromInline
+internal func trackingRoute<S: StoreType>(of store: S) -> (any TrackingRoute<S.State>)? {
+    if let projection = store as? StoreProjection<S.Action, S.State> { return projection.route }
+    return store as? any TrackingRoute<S.State>
+}
