@@ -1,6 +1,5 @@
-// One of the library's files with unsafe code: keys are compared and read where they lie, through
-// typed pointers that are valid only for the call that receives them (no copy of a key, no retain
-// of its box). Exercised under TSan and ASan by the effect-id and channel tests.
+// One of the library's files with unsafe code: a short string's bytes are copied into two words
+// in one move (`words(ofShortASCII:)`), from a buffer valid for the call.
 
 /// A type-erased `Hashable & Sendable` key: the key type of every effect id, channel id, reset key
 /// and broadcast value.
@@ -136,47 +135,6 @@ public struct AnyHashableSendable: Hashable, @unchecked Sendable, CustomStringCo
         }
     }
 
-    /// Whether the keys at `lhs` and `rhs` are equal (`==`), compared in place: no copy of either
-    /// key, so a loop over stored keys does no reference counting for `Int` and `String` keys.
-    @inlinable
-    static func equal(_ lhs: UnsafePointer<AnyHashableSendable>, _ rhs: UnsafePointer<AnyHashableSendable>) -> Bool {
-        guard lhs.pointee.cachedHash == rhs.pointee.cachedHash, lhs.pointee.type == rhs.pointee.type else { return false }
-        if case .int(let left) = lhs.pointee.direct, case .int(let right) = rhs.pointee.direct { return left == right }
-        if case .string = lhs.pointee.direct, case .string = rhs.pointee.direct {
-            // Compared where they lie (a case's payload starts the enum's storage): bound out of
-            // the enum, each string was copied, its storage retained and released again.
-            return Self.string(in: lhs).pointee == Self.string(in: rhs).pointee
-        }
-        return lhs.pointee == rhs.pointee
-    }
-
-    /// The string a `.string` key at `key` holds, where it lies.
-    @inlinable @inline(__always)
-    static func string(in key: UnsafePointer<AnyHashableSendable>) -> UnsafePointer<String> {
-        UnsafeRawPointer(key.pointer(to: \.direct)!).assumingMemoryBound(to: String.self)
-    }
-
-    /// Whether the optional keys at `lhs` and `rhs` are equal, compared in place.
-    @inlinable
-    static func equal(_ lhs: UnsafePointer<AnyHashableSendable?>, _ rhs: UnsafePointer<AnyHashableSendable?>) -> Bool {
-        // Tested by case, not `== nil`: that comparison copied the key out of the optional.
-        switch (isNone(lhs), isNone(rhs)) {
-        case (true, true): return true
-        case (false, false):
-            return UnsafeRawPointer(lhs).withMemoryRebound(to: AnyHashableSendable.self, capacity: 1) { left in
-                UnsafeRawPointer(rhs).withMemoryRebound(to: AnyHashableSendable.self, capacity: 1) { right in equal(left, right) }
-            }
-        default: return false
-        }
-    }
-
-    /// Whether the optional key at `key` is `nil`, read where it lies.
-    @inlinable @inline(__always)
-    static func isNone(_ key: UnsafePointer<AnyHashableSendable?>) -> Bool {
-        if case .none = key.pointee { return true }
-        return false
-    }
-
     /// Feeds the hash computed at creation (the dynamic type's identity mixed with the value's hash).
     @inlinable
     public func hash(into hasher: inout Hasher) {
@@ -262,20 +220,36 @@ internal enum KeyMixing {
             default: return nil
             }
             guard count < 15 else { return nil }
-            withUnsafeMutableBytes(of: &words) { $0[count] = byte }
+            place(byte, at: count, in: &words)
             count += 1
         }
         return hash(words.0, words.1 | UInt64(count) << 56, type: type)
     }
 
-    /// The bytes of a UTF-8 string of at most 15 bytes in two words (zero-filled), its length in
-    /// the last byte (which no such string fills), or `nil` when it is longer or not ASCII.
+    /// The bytes of a UTF-8 string of at most 15 bytes in two words (zero-filled, as ``place(_:at:in:)``
+    /// lays them out), its length in the last byte (which no such string fills), or `nil` when it is
+    /// longer or not ASCII. Copied in one move: byte by byte, hashing an id cost several times more.
+    /// Invariant: `bytes` is valid for the call, and at most 16 bytes are written into `words`.
     @inlinable
     static func words(ofShortASCII bytes: UnsafeBufferPointer<UInt8>) -> (UInt64, UInt64)? {
         guard bytes.count <= 15 else { return nil }
         var words: (UInt64, UInt64) = (0, 0)
         withUnsafeMutableBytes(of: &words) { $0.copyMemory(from: UnsafeRawBufferPointer(bytes)) }
+        #if _endian(big)
+        words = (words.0.byteSwapped, words.1.byteSwapped)
+        #endif
         guard (words.0 | words.1) & 0x8080_8080_8080_8080 == 0 else { return nil }
         return (words.0, words.1 | UInt64(bytes.count) << 56)
+    }
+
+    /// Puts `byte` as byte `index` (0 to 14) of two words: the first eight in the first word, the
+    /// rest in the second, lowest byte first. The last byte of the second word is left for the length.
+    @inlinable @inline(__always)
+    static func place(_ byte: UInt8, at index: Int, in words: inout (UInt64, UInt64)) {
+        if index < 8 {
+            words.0 |= UInt64(byte) &<< UInt64(index &* 8)
+        } else {
+            words.1 |= UInt64(byte) &<< UInt64((index &- 8) &* 8)
+        }
     }
 }
