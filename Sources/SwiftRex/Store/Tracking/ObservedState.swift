@@ -42,7 +42,7 @@ public struct ObservedState<State> {
     /// The value at `keyPath`, tracked and compared with `==`.
     public subscript<Value: Equatable>(_ keyPath: KeyPath<State, Value>) -> Value {
         switch source {
-        case .tracked(let route): route.trackedRead(SliceKey(member: keyPath)) { $0[keyPath: keyPath] }
+        case .tracked(let route): route.trackedRead(SliceKey(member: keyPath), at: keyPath)
         case .untracked(let read): read()[keyPath: keyPath]
         }
     }
@@ -50,7 +50,7 @@ public struct ObservedState<State> {
     /// The value at `keyPath`, tracked; it cannot be compared, so every mutating action notifies.
     public subscript<Value>(_ keyPath: KeyPath<State, Value>) -> Value {
         switch source {
-        case .tracked(let route): route.trackedRead(SliceKey(member: keyPath)) { $0[keyPath: keyPath] }
+        case .tracked(let route): route.trackedRead(SliceKey(member: keyPath), at: keyPath)
         case .untracked(let read): read()[keyPath: keyPath]
         }
     }

@@ -19,19 +19,29 @@ extension Store: TrackingRoute {
     /// See <doc:ObservationTracking> for what is compared and when clients are told.
     public var observed: ObservedState<State> { ObservedState(.tracked(self)) }
 
-    /// Key paths of the Store the registrar tracks, one per tracked read.
-    nonisolated subscript(trackedSlice key: SliceKey) -> Void { () }
+    @usableFromInline
+    func trackedRead<Value: Equatable>(_ key: SliceKey, at keyPath: KeyPath<State, Value>) -> Value {
+        let current = storage[keyPath: keyPath]
+        startTracking().access(key, value: current) { { [unowned self] in storage[keyPath: keyPath] } }
+        return current
+    }
+
+    @usableFromInline
+    func trackedRead<Value>(_ key: SliceKey, at keyPath: KeyPath<State, Value>) -> Value {
+        startTracking().access(key)
+        return storage[keyPath: keyPath]
+    }
 
     @usableFromInline
     func trackedRead<Value: Equatable>(_ key: SliceKey, _ value: @escaping (State) -> Value) -> Value {
         let current = value(storage)
-        startTracking().access(key, value: current, read: value, subject: self) { \Self.[trackedSlice: $0] }
+        startTracking().access(key, value: current) { { [unowned self] in value(storage) } }
         return current
     }
 
     @usableFromInline
     func trackedRead<Value>(_ key: SliceKey, _ value: @escaping (State) -> Value) -> Value {
-        startTracking().access(key, subject: self) { \Self.[trackedSlice: $0] }
+        startTracking().access(key)
         return value(storage)
     }
 
@@ -51,7 +61,7 @@ extension Store: TrackingRoute {
     /// Compares the tracked reads after a change; the observer goes once no entry is left.
     private func trackedStateDidChange() {
         guard let tracker = tracking else { return }
-        tracker.stateDidChange(storage, subject: self)
+        tracker.stateDidChange()
         if tracker.entries.isEmpty, let (id, flag) = tracker.subscription {
             tracker.subscription = nil
             flag.cancel()

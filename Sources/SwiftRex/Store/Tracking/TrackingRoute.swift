@@ -4,14 +4,13 @@
 /// registrar. A projection whose mapping has no identity of its own (a closure) scopes its reads
 /// with a ``ScopeToken`` made with the projection, so its reads are never confused with another's.
 @usableFromInline
-internal struct SliceKey: Hashable, @unchecked Sendable {
-    // `@unchecked`: the components are key paths, ids and tokens a projection captured; they are
-    // only hashed and compared, on the main actor, by the tracker and the registrar's key path.
-    @usableFromInline let member: AnyHashable
+internal struct SliceKey: Hashable {
+    /// A key path, hashed and compared as itself (no `AnyHashable` box to open).
+    @usableFromInline let member: AnyKeyPath
     @usableFromInline var scopes: [AnyHashable]
 
     @usableFromInline
-    init(member: AnyHashable) {
+    init(member: AnyKeyPath) {
         self.member = member
         scopes = []
     }
@@ -45,10 +44,28 @@ internal final class ScopeToken: Hashable, Sendable {
 internal protocol TrackingRoute<State>: AnyObject {
     associatedtype State
 
+    /// Reads and tracks the value at `keyPath`, compared with `==` after each change.
+    func trackedRead<Value: Equatable>(_ key: SliceKey, at keyPath: KeyPath<State, Value>) -> Value
     /// Reads and tracks a value compared with `==` after each change.
     func trackedRead<Value: Equatable>(_ key: SliceKey, _ value: @escaping (State) -> Value) -> Value
+    /// Reads and tracks the value at `keyPath`, which cannot be compared.
+    func trackedRead<Value>(_ key: SliceKey, at keyPath: KeyPath<State, Value>) -> Value
     /// Reads and tracks a value that cannot be compared: any change that may mutate notifies.
     func trackedRead<Value>(_ key: SliceKey, _ value: @escaping (State) -> Value) -> Value
+}
+
+extension TrackingRoute {
+    /// Reads the value at `keyPath` as any other mapping of the state.
+    @usableFromInline
+    func trackedRead<Value: Equatable>(_ key: SliceKey, at keyPath: KeyPath<State, Value>) -> Value {
+        trackedRead(key) { $0[keyPath: keyPath] }
+    }
+
+    /// Reads the value at `keyPath` as any other mapping of the state.
+    @usableFromInline
+    func trackedRead<Value>(_ key: SliceKey, at keyPath: KeyPath<State, Value>) -> Value {
+        trackedRead(key) { $0[keyPath: keyPath] }
+    }
 }
 
 /// The route of a projection: its reads are the store's reads through `map`, scoped by `scope`.
