@@ -20,27 +20,17 @@ extension Store: TrackingRoute {
     public var observed: ObservedState<State> { ObservedState(.tracked(self)) }
 
     @usableFromInline
-    func trackedRead<Value: Equatable>(_ key: SliceKey, at keyPath: KeyPath<State, Value>) -> Value {
-        let current = storage[keyPath: keyPath]
-        startTracking().access(key, value: current) { { [unowned self] in storage[keyPath: keyPath] } }
-        return current
-    }
-
-    @usableFromInline
-    func trackedRead<Value>(_ key: SliceKey, at keyPath: KeyPath<State, Value>) -> Value {
-        startTracking().access(key)
-        return storage[keyPath: keyPath]
-    }
-
-    @usableFromInline
-    func trackedRead<Value: Equatable>(_ key: SliceKey, _ value: @escaping (State) -> Value) -> Value {
+    func trackedRead<Value: Equatable>(_ key: SliceKey, _ value: (State) -> Value, making read: () -> (State) -> Value) -> Value {
         let current = value(storage)
-        startTracking().access(key, value: current) { { [unowned self] in value(storage) } }
+        startTracking().access(key, value: current) {
+            let read = read()
+            return { [unowned self] in read(storage) }
+        }
         return current
     }
 
     @usableFromInline
-    func trackedRead<Value>(_ key: SliceKey, _ value: @escaping (State) -> Value) -> Value {
+    func trackedRead<Value>(_ key: SliceKey, _ value: (State) -> Value) -> Value {
         startTracking().access(key)
         return value(storage)
     }
