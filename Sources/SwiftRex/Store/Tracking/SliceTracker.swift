@@ -28,11 +28,12 @@ internal class TrackedSlice {
     /// Arms the entry for a read of `value` (an entry that compares remembers it).
     func arm<Read>(with value: Read) { isArmed = true }
 
-    /// Whether the value changed since it was read; remembers the new value when it compares.
-    func changed() -> Bool { true }
-
-    /// Forgets the value (so the entry keeps no copy-on-write storage of the state alive).
-    func disarm() { isArmed = false }
+    /// Whether the value changed since it was read; if so the entry disarms, forgetting the value
+    /// (so it keeps no copy-on-write storage of the state alive).
+    func fires() -> Bool {
+        isArmed = false
+        return true
+    }
 }
 
 /// The entry of an `Equatable` value: it fires only when the value read differs from the last one.
@@ -54,16 +55,11 @@ internal final class EquatableTrackedSlice<Value: Equatable>: TrackedSlice {
         if let value = value as? Value { last = value }
     }
 
-    override func changed() -> Bool {
-        let value = read()
-        if let last, last == value { return false }
-        last = value
-        return true
-    }
-
-    override func disarm() {
+    override func fires() -> Bool {
+        if let last, last == read() { return false }
         isArmed = false
         last = nil
+        return true
     }
 }
 
@@ -132,18 +128,20 @@ internal final class SliceTracker<Subject: AnyObject & Observable, State> {
     /// After a change: fires the armed entries whose value changed, drops those still disarmed
     /// since the last change. Clients may read (and arm entries) while being told.
     func stateDidChange() {
+        // Takes the buffer of the last change: one made while clients are told takes an empty one.
+        var firing: [TrackedSlice] = []
+        swap(&firing, &fired)
         for entry in entries.values {
             if !entry.isArmed {
                 stale.append(entry.key)
-            } else if entry.changed() {
-                entry.disarm()
-                fired.append(entry)
+            } else if entry.fires() {
+                firing.append(entry)
             }
         }
-        for key in stale { entries[key] = nil }
-        stale.removeAll(keepingCapacity: true)
-        var firing: [TrackedSlice] = []
-        swap(&firing, &fired)
+        if !stale.isEmpty {
+            for key in stale { entries[key] = nil }
+            stale.removeAll(keepingCapacity: true)
+        }
         for entry in firing { notify(entry.keyPath) }
         firing.removeAll(keepingCapacity: true)
         swap(&firing, &fired)
