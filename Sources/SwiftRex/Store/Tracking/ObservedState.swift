@@ -29,25 +29,33 @@ public struct ObservedState<State> {
         self.source = source
     }
 
+    // Inlinable so that reading the key path is specialised (and folded, for a literal key path)
+    // where the read is made, in the caller's module.
+
     /// The value at `keyPath`, tracked and compared with `==`.
+    @inlinable
     public subscript<Value: Equatable>(dynamicMember keyPath: KeyPath<State, Value>) -> Value {
         self[keyPath]
     }
 
     /// The value at `keyPath`, tracked; it cannot be compared, so every mutating action notifies.
+    @inlinable
     public subscript<Value>(dynamicMember keyPath: KeyPath<State, Value>) -> Value {
         self[keyPath]
     }
 
     /// The value at `keyPath`, tracked and compared with `==`.
+    @inlinable
     public subscript<Value: Equatable>(_ keyPath: KeyPath<State, Value>) -> Value {
         switch source {
-        case .tracked(let route): route.trackedRead(SliceKey(member: keyPath)) { $0[keyPath: keyPath] }
+        case .tracked(let route):
+            route.trackedRead(SliceKey(member: keyPath), { $0[keyPath: keyPath] }, making: { { $0[keyPath: keyPath] } })
         case .untracked(let read): read()[keyPath: keyPath]
         }
     }
 
     /// The value at `keyPath`, tracked; it cannot be compared, so every mutating action notifies.
+    @inlinable
     public subscript<Value>(_ keyPath: KeyPath<State, Value>) -> Value {
         switch source {
         case .tracked(let route): route.trackedRead(SliceKey(member: keyPath)) { $0[keyPath: keyPath] }

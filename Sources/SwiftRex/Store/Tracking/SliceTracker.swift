@@ -1,55 +1,71 @@
 import Observation
 
+/// The subject of the registrar's key paths: one per tracked entry, told apart by an `Int` index,
+/// which the registrar hashes and compares cheaply each time it looks a key path up.
+internal final class SliceSubject: Observable, Sendable {
+    subscript(slice index: Int) -> Void { () }
+}
+
 /// One read a `withObservationTracking` client may depend on: the registrar's key path for it and
 /// whether it was read since it last fired. This base class is the entry of a value that cannot be
 /// compared: every change that may mutate the state notifies it.
+///
+/// Entries are not generic over the state, so the tracker's collections of them are concrete
+/// types and cost no generic metadata look-up at each read or change.
 @MainActor
 @usableFromInline
-internal class TrackedSlice<Subject: AnyObject, State> {
+internal class TrackedSlice {
     let key: SliceKey
-    let keyPath: KeyPath<Subject, Void>
+    let keyPath: KeyPath<SliceSubject, Void>
     /// Read since it last fired: compared (and fired) after the next change.
     var isArmed = true
 
-    init(key: SliceKey, keyPath: KeyPath<Subject, Void>) {
+    init(key: SliceKey, keyPath: KeyPath<SliceSubject, Void>) {
         self.key = key
         self.keyPath = keyPath
     }
 
-    /// Whether the value changed since it was read; remembers the new value when it compares.
-    func changed(in state: State) -> Bool { true }
+    /// Arms the entry for a read of `value` (an entry that compares remembers it).
+    func arm<Read>(with value: Read) { isArmed = true }
 
-    /// Forgets the value (so the entry keeps no copy-on-write storage of the state alive).
-    func disarm() { isArmed = false }
+    /// Whether the value changed since it was read; if so the entry disarms, forgetting the value
+    /// (so it keeps no copy-on-write storage of the state alive).
+    func fires() -> Bool {
+        isArmed = false
+        return true
+    }
 }
 
 /// The entry of an `Equatable` value: it fires only when the value read differs from the last one.
 @MainActor
-internal final class EquatableTrackedSlice<Subject: AnyObject, State, Value: Equatable>: TrackedSlice<Subject, State> {
-    let read: (State) -> Value
+internal final class EquatableTrackedSlice<Value: Equatable>: TrackedSlice {
+    /// Reads the value from the store's current state.
+    let read: @MainActor () -> Value
     var last: Value?
 
-    init(key: SliceKey, keyPath: KeyPath<Subject, Void>, read: @escaping (State) -> Value, value: Value) {
+    init(key: SliceKey, keyPath: KeyPath<SliceSubject, Void>, read: @escaping @MainActor () -> Value, value: Value) {
         self.read = read
         last = value
         super.init(key: key, keyPath: keyPath)
     }
 
-    override func changed(in state: State) -> Bool {
-        let value = read(state)
-        guard value != last else { return false }
-        last = value
-        return true
+    override func arm<Read>(with value: Read) {
+        isArmed = true
+        // A read of the same key reads the same type: the cast is a type check, not a conversion.
+        if let value = value as? Value { last = value }
     }
 
-    override func disarm() {
+    override func fires() -> Bool {
+        if let last, last == read() { return false }
         isArmed = false
         last = nil
+        return true
     }
 }
 
 /// The reads of a store that `withObservationTracking` clients depend on, and the registrar that
-/// tells them of a change.
+/// tells them of a change. `Subject` and `State` name the store it serves; its entries read that
+/// store's state themselves.
 ///
 /// `withObservationTracking` is one-shot: an entry that fired stays, disarmed, until the next
 /// change, so a client that tracks again at once (as SwiftUI does) reuses it; one still disarmed at
@@ -62,74 +78,83 @@ internal final class SliceTracker<Subject: AnyObject & Observable, State> {
     static var entryLimit: Int { 4_096 }
 
     let registrar = ObservationRegistrar()
-    private(set) var entries: [SliceKey: TrackedSlice<Subject, State>] = [:]
-    /// The store's observer that calls ``stateDidChange(_:subject:)``, while there are entries.
+    private let subject = SliceSubject()
+    private(set) var entries: [SliceKey: TrackedSlice] = [:]
+    /// The store's observer that calls ``stateDidChange()``, while there are entries.
     var subscription: (id: UInt64, flag: CancellationFlag)?
     /// Reused between changes: the entries that fired, the keys dropped.
-    private var fired: [TrackedSlice<Subject, State>] = []
+    private var fired: [TrackedSlice] = []
     private var stale: [SliceKey] = []
+    /// The index of the next entry's key path.
+    private var nextSlice = 0
 
     init() {}
 
-    /// Records that `subject` read `value` under `key`, and tells the registrar (so the client
-    /// tracking this read, if any, depends on it). `keyPath` makes the registrar's key path of a
-    /// first read.
-    func access<Value: Equatable>(
-        _ key: SliceKey, value: Value, read: @escaping (State) -> Value, subject: Subject, keyPath: (SliceKey) -> KeyPath<Subject, Void>
-    ) {
+    /// Records a read of `value` under `key`, and tells the registrar (so the client tracking this
+    /// read, if any, depends on it). A first read makes its entry's `read` of the store's state,
+    /// so a read that finds its entry allocates nothing.
+    func access<Value: Equatable>(_ key: SliceKey, value: Value, read: () -> @MainActor () -> Value) {
         if let entry = entries[key] {
-            entry.isArmed = true
-            (entry as? EquatableTrackedSlice<Subject, State, Value>)?.last = value
+            entry.arm(with: value)
             registrar.access(subject, keyPath: entry.keyPath)
         } else {
-            add(EquatableTrackedSlice(key: key, keyPath: keyPath(key), read: read, value: value), subject: subject)
+            add(EquatableTrackedSlice(key: key, keyPath: nextKeyPath(), read: read(), value: value))
         }
     }
 
-    /// Records that `subject` read a value that cannot be compared under `key`.
-    func access(_ key: SliceKey, subject: Subject, keyPath: (SliceKey) -> KeyPath<Subject, Void>) {
+    /// Records a read of a value that cannot be compared under `key`.
+    func access(_ key: SliceKey) {
         if let entry = entries[key] {
             entry.isArmed = true
             registrar.access(subject, keyPath: entry.keyPath)
         } else {
-            add(TrackedSlice(key: key, keyPath: keyPath(key)), subject: subject)
+            add(TrackedSlice(key: key, keyPath: nextKeyPath()))
         }
     }
 
-    private func add(_ entry: TrackedSlice<Subject, State>, subject: Subject) {
-        if entries.count >= Self.entryLimit { fireAll(subject) }
+    /// A key path no entry has had: a dropped entry's clients were all told, so a new entry for
+    /// the same key needs none of them.
+    private func nextKeyPath() -> KeyPath<SliceSubject, Void> {
+        defer { nextSlice &+= 1 }
+        return \SliceSubject.[slice: nextSlice]
+    }
+
+    private func add(_ entry: TrackedSlice) {
+        if entries.count >= Self.entryLimit { fireAll() }
         entries[entry.key] = entry
         registrar.access(subject, keyPath: entry.keyPath)
     }
 
     /// After a change: fires the armed entries whose value changed, drops those still disarmed
     /// since the last change. Clients may read (and arm entries) while being told.
-    func stateDidChange(_ state: State, subject: Subject) {
+    func stateDidChange() {
+        // Takes the buffer of the last change: one made while clients are told takes an empty one.
+        var firing: [TrackedSlice] = []
+        swap(&firing, &fired)
         for entry in entries.values {
             if !entry.isArmed {
                 stale.append(entry.key)
-            } else if entry.changed(in: state) {
-                entry.disarm()
-                fired.append(entry)
+            } else if entry.fires() {
+                firing.append(entry)
             }
         }
-        for key in stale { entries[key] = nil }
-        stale.removeAll(keepingCapacity: true)
-        var firing: [TrackedSlice<Subject, State>] = []
-        swap(&firing, &fired)
-        for entry in firing { notify(subject, entry.keyPath) }
+        if !stale.isEmpty {
+            for key in stale { entries[key] = nil }
+            stale.removeAll(keepingCapacity: true)
+        }
+        for entry in firing { notify(entry.keyPath) }
         firing.removeAll(keepingCapacity: true)
         swap(&firing, &fired)
     }
 
     /// Fires every entry and drops them all.
-    private func fireAll(_ subject: Subject) {
+    private func fireAll() {
         let all = entries
         entries = [:]
-        for entry in all.values { notify(subject, entry.keyPath) }
+        for entry in all.values { notify(entry.keyPath) }
     }
 
-    private func notify(_ subject: Subject, _ keyPath: KeyPath<Subject, Void>) {
+    private func notify(_ keyPath: KeyPath<SliceSubject, Void>) {
         registrar.willSet(subject, keyPath: keyPath)
         registrar.didSet(subject, keyPath: keyPath)
     }

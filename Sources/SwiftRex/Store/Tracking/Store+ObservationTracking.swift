@@ -19,19 +19,19 @@ extension Store: TrackingRoute {
     /// See <doc:ObservationTracking> for what is compared and when clients are told.
     public var observed: ObservedState<State> { ObservedState(.tracked(self)) }
 
-    /// Key paths of the Store the registrar tracks, one per tracked read.
-    nonisolated subscript(trackedSlice key: SliceKey) -> Void { () }
-
     @usableFromInline
-    func trackedRead<Value: Equatable>(_ key: SliceKey, _ value: @escaping (State) -> Value) -> Value {
+    func trackedRead<Value: Equatable>(_ key: SliceKey, _ value: (State) -> Value, making read: () -> (State) -> Value) -> Value {
         let current = value(storage)
-        startTracking().access(key, value: current, read: value, subject: self) { \Self.[trackedSlice: $0] }
+        startTracking().access(key, value: current) {
+            let read = read()
+            return { [unowned self] in read(storage) }
+        }
         return current
     }
 
     @usableFromInline
-    func trackedRead<Value>(_ key: SliceKey, _ value: @escaping (State) -> Value) -> Value {
-        startTracking().access(key, subject: self) { \Self.[trackedSlice: $0] }
+    func trackedRead<Value>(_ key: SliceKey, _ value: (State) -> Value) -> Value {
+        startTracking().access(key)
         return value(storage)
     }
 
@@ -51,7 +51,7 @@ extension Store: TrackingRoute {
     /// Compares the tracked reads after a change; the observer goes once no entry is left.
     private func trackedStateDidChange() {
         guard let tracker = tracking else { return }
-        tracker.stateDidChange(storage, subject: self)
+        tracker.stateDidChange()
         if tracker.entries.isEmpty, let (id, flag) = tracker.subscription {
             tracker.subscription = nil
             flag.cancel()

@@ -4,14 +4,13 @@
 /// registrar. A projection whose mapping has no identity of its own (a closure) scopes its reads
 /// with a ``ScopeToken`` made with the projection, so its reads are never confused with another's.
 @usableFromInline
-internal struct SliceKey: Hashable, @unchecked Sendable {
-    // `@unchecked`: the components are key paths, ids and tokens a projection captured; they are
-    // only hashed and compared, on the main actor, by the tracker and the registrar's key path.
-    @usableFromInline let member: AnyHashable
+internal struct SliceKey: Hashable {
+    /// A key path, hashed and compared as itself (no `AnyHashable` box to open).
+    @usableFromInline let member: AnyKeyPath
     @usableFromInline var scopes: [AnyHashable]
 
     @usableFromInline
-    init(member: AnyHashable) {
+    init(member: AnyKeyPath) {
         self.member = member
         scopes = []
     }
@@ -39,16 +38,18 @@ internal final class ScopeToken: Hashable, Sendable {
 }
 
 /// Where a tracked read of a `State` goes: the Store records it, a projection maps it onto the
-/// store it projects. Each read returns the value `value` reads from the current state.
+/// store it projects. Each read returns what `value` reads from the current state; `value` is not
+/// kept, so the caller's reading code can be specialised and inlined where the read is made.
 @MainActor
 @usableFromInline
 internal protocol TrackingRoute<State>: AnyObject {
     associatedtype State
 
-    /// Reads and tracks a value compared with `==` after each change.
-    func trackedRead<Value: Equatable>(_ key: SliceKey, _ value: @escaping (State) -> Value) -> Value
+    /// Reads and tracks a value compared with `==` after each change; `read` makes the reading
+    /// kept for those comparisons, and is called only by a first read of `key`.
+    func trackedRead<Value: Equatable>(_ key: SliceKey, _ value: (State) -> Value, making read: () -> (State) -> Value) -> Value
     /// Reads and tracks a value that cannot be compared: any change that may mutate notifies.
-    func trackedRead<Value>(_ key: SliceKey, _ value: @escaping (State) -> Value) -> Value
+    func trackedRead<Value>(_ key: SliceKey, _ value: (State) -> Value) -> Value
 }
 
 /// The route of a projection: its reads are the store's reads through `map`, scoped by `scope`.
@@ -69,13 +70,16 @@ internal final class MappedRoute<Parent, Child>: TrackingRoute {
     }
 
     @usableFromInline
-    func trackedRead<Value: Equatable>(_ key: SliceKey, _ value: @escaping (Child) -> Value) -> Value {
+    func trackedRead<Value: Equatable>(_ key: SliceKey, _ value: (Child) -> Value, making read: () -> (Child) -> Value) -> Value {
         let map = self.map
-        return parent.trackedRead(key.scoped(scope)) { value(map($0)) }
+        return parent.trackedRead(key.scoped(scope), { value(map($0)) }) {
+            let read = read()
+            return { read(map($0)) }
+        }
     }
 
     @usableFromInline
-    func trackedRead<Value>(_ key: SliceKey, _ value: @escaping (Child) -> Value) -> Value {
+    func trackedRead<Value>(_ key: SliceKey, _ value: (Child) -> Value) -> Value {
         let map = self.map
         return parent.trackedRead(key.scoped(scope)) { value(map($0)) }
     }
