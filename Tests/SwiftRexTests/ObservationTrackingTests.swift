@@ -183,7 +183,7 @@ import Testing
     @Test func distinctReadsBeyondTheLimitAllFireAndAreDropped() {
         let store = Self.makeStore()
         let changes = F.Counter()
-        let limit = SliceTracker<Store<Action, State, Void>, State>.entryLimit
+        let limit = SliceTracker.entryLimit
         Self.track({ store.observed.count }, changes)
         for id in 0..<limit {
             let row = store.projection(element: id, action: { (_: ElementAction<Int, Never>) in Action.ignored }, collection: \.rows)

@@ -57,7 +57,7 @@ public final class Store<Action: Sendable, State: Sendable, Environment: Sendabl
 
     @exclusivity(unchecked) @usableFromInline var observers = ObserverList()
     /// What `withObservationTracking` clients read (Store+ObservationTracking); `nil` until one reads.
-    @exclusivity(unchecked) var tracking: SliceTracker<Store, State>?
+    @exclusivity(unchecked) var tracking: SliceTracker?
     @exclusivity(unchecked) @usableFromInline var isProcessing = false
     /// Actions dispatched while the Store processes one, moved in and out (never copied).
     @exclusivity(unchecked) @usableFromInline var queue = MoveBuffer<Letter<Action>>()

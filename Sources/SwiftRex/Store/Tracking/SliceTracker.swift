@@ -64,8 +64,7 @@ internal final class EquatableTrackedSlice<Value: Equatable>: TrackedSlice {
 }
 
 /// The reads of a store that `withObservationTracking` clients depend on, and the registrar that
-/// tells them of a change. `Subject` and `State` name the store it serves; its entries read that
-/// store's state themselves.
+/// tells them of a change. Its entries read their store's state themselves.
 ///
 /// `withObservationTracking` is one-shot: an entry that fired stays, disarmed, until the next
 /// change, so a client that tracks again at once (as SwiftUI does) reuses it; one still disarmed at
@@ -73,7 +72,7 @@ internal final class EquatableTrackedSlice<Value: Equatable>: TrackedSlice {
 /// entry fires and all are dropped (clients still alive track again).
 @MainActor
 @usableFromInline
-internal final class SliceTracker<Subject: AnyObject & Observable, State> {
+internal final class SliceTracker {
     /// The most entries kept before all fire and are dropped.
     static var entryLimit: Int { 4_096 }
 

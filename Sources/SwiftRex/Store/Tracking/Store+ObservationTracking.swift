@@ -37,7 +37,7 @@ extension Store: TrackingRoute {
 
     /// The tracker, made at the first tracked read, and its observer, added while it has entries:
     /// a Store nobody tracks does no work for tracking when an action mutates.
-    private func startTracking() -> SliceTracker<Store, State> {
+    private func startTracking() -> SliceTracker {
         let tracker = tracking ?? SliceTracker()
         tracking = tracker
         if tracker.subscription == nil {
