@@ -145,6 +145,79 @@ enum IdentifiedApp {
         #expect(state.rows.contentVersion == unchanged)
     }
 
+    // MARK: The located write
+
+    /// The edits `state.rows` journaled while `mutate` ran.
+    static func edits(_ state: inout App.AppState, _ mutate: (inout App.AppState) -> Void) -> [ContainerEdit<Int>] {
+        let version = state.rows.contentVersion
+        mutate(&state)
+        var edits: [ContainerEdit<Int>] = []
+        #expect(state.rows.forEachEdit(since: version) { edits.append($0) })
+        return edits
+    }
+
+    @Test func aWriteAtTheSlotAReadFoundReachesThatElementAndIsJournaled() {
+        let lane = Relay.IdentifiedArrayElements<App.AppState, App.Row>(container: Lens(\App.AppState.rows))
+        var state = App.AppState()
+        state.rows.remove(id: 1)
+        state.rows.append(App.Row(id: 4))
+        let slot = lane.locateElement(3, in: &state)
+        #expect(slot == state.rows.slot(of: 3))
+        #expect(lane.inspectElement(4, in: &state, locating: { $0.id })! == (result: 4, location: state.rows.slot(of: 4)!))
+        let edits = Self.edits(&state) { #expect(lane.modifyElement(3, at: slot!, in: &$0) { $0.touches += 1 }) }
+        #expect(edits == [.modified(3)])
+        #expect(state.rows.map(\.touches) == [0, 1, 0])
+        // A write that changes the element's id re-keys it, as the write by id does.
+        let four = state.rows.slot(of: 4)!
+        let rekeyed = Self.edits(&state) { #expect(lane.modifyElement(4, at: four, in: &$0) { $0.id = 5 }) }
+        #expect(rekeyed == [.removed(4), .inserted(5)])
+        #expect(Array(state.rows.ids) == [2, 3, 5])
+        #expect(lane.locateElement(1, in: &state) == nil)
+        #expect(lane.inspectElement(1, in: &state, locating: { $0.id }) == nil)
+        Identified.expectSound(state.rows)
+    }
+
+    @Test func aSlotThatNoLongerHoldsItsIdIsLookedUpAgain() {
+        let lane = Relay.IdentifiedArrayElements<App.AppState, App.Row>(container: Lens(\App.AppState.rows))
+        var state = App.AppState()
+        state.rows = IdentifiedArray((0..<40).map { App.Row(id: $0) })
+        let stale = lane.locateElement(30, in: &state)!
+        // Removals from the front compact the storage, which renumbers the slots.
+        for id in 0..<25 { state.rows.remove(id: id) }
+        #expect(state.rows.slot(of: 30) != stale)
+        let removed = state.rows.slot(of: 32)!
+        state.rows.remove(id: 32)
+        #expect(state.rows.isTombstone(0) && state.rows.isTombstone(removed))
+        let strays = [stale, 0, removed, state.rows.slot(of: 31)!, state.rows.slots.count, -1, Int.min, Int.max]
+        for stray in strays {
+            let edits = Self.edits(&state) { #expect(lane.modifyElement(30, at: stray, in: &$0) { $0.touches += 1 }) }
+            #expect(edits == [.modified(30)], "slot \(stray)")
+        }
+        #expect(state.rows[id: 30]?.touches == strays.count)
+        #expect(state.rows.filter { $0.id != 30 }.allSatisfy { $0.touches == 0 })
+        Identified.expectSound(state.rows)
+    }
+
+    @Test func aLocatedWriteToARemovedElementWritesNothing() {
+        let lane = Relay.IdentifiedArrayElements<App.AppState, App.Row>(container: Lens(\App.AppState.rows))
+        var state = App.AppState()
+        let middle = lane.locateElement(2, in: &state)!
+        let last = lane.locateElement(3, in: &state)!
+        // The last slot is popped with its element, and an element appended later takes it; the
+        // middle one is left a tombstone.
+        state.rows.remove(id: 3)
+        state.rows.append(App.Row(id: 4))
+        state.rows.remove(id: 2)
+        #expect(state.rows.slot(of: 4) == last)
+        #expect(state.rows.isTombstone(middle))
+        let unchanged = state.rows.contentVersion
+        #expect(!lane.modifyElement(2, at: middle, in: &state) { $0.touches += 1 })
+        #expect(!lane.modifyElement(3, at: last, in: &state) { $0.touches += 1 })
+        #expect(state.rows.contentVersion == unchanged)
+        #expect(state.rows.allSatisfy { $0.touches == 0 })
+        Identified.expectSound(state.rows)
+    }
+
     // MARK: Through a Store
 
     @Test func aStoreRoutesAnActionToTheRowWithItsId() {

@@ -170,9 +170,11 @@ extension IdentifiedArray: CoWObservable {
         let lane = Relay.IdentifiedArrayElements<Holder, Row>(container: Lens(\Holder.rows))
         var holder = Holder()
         Self.expectInPlace(&holder) { #expect(lane.modifyElement(3, in: &$0) { $0.payload[0] += 1 }) }
+        let slot = lane.locateElement(3, in: &holder)!
+        Self.expectInPlace(&holder) { #expect(lane.modifyElement(3, at: slot, in: &$0) { $0.payload[0] += 1 }) }
         Self.expectInPlace(&holder) { lane.modifyEach(in: &$0) { _, row in row.payload[1] += 1 } }
         Self.expectInPlace(&holder) { lane.modifyEach(in: &$0, applying: { (_: Bump, row: inout Row) in row.payload[2] += 1 }, with: .bump) }
-        #expect(holder.rows[id: 3]?.payload[0] == 1)
+        #expect(holder.rows[id: 3]?.payload[0] == 2)
         #expect(holder.rows.allSatisfy { $0.payload[1] == 1 + 1 && $0.payload[2] == 2 + 1 })
     }
 
@@ -210,6 +212,7 @@ extension IdentifiedArray: CoWObservable {
             ("move", { $0.rows.move(fromOffset: 1, toOffset: 50) }),
             ("re-key", { $0.rows[id: 7]?.id = 8 }),
             ("lane modifyElement", { _ = lane.modifyElement(7, in: &$0) { $0.payload[0] += 1 } }),
+            ("lane located modifyElement", { _ = lane.modifyElement(7, at: $0.rows.slot(of: 7)!, in: &$0) { $0.payload[0] += 1 } }),
             ("lane modifyEach", { lane.modifyEach(in: &$0) { _, row in row.payload[0] += 1 } }),
         ]
         for (name, mutate) in paths {

@@ -56,9 +56,26 @@ extension IdentifiedArray {
     @discardableResult
     mutating func modifyElement(id: Element.ID, _ body: (inout Element) throws -> Void) rethrows -> Bool {
         guard let slot = slotByID[id] else { return false }
+        try writeElement(id: id, slot: slot, body)
+        return true
+    }
+
+    /// Mutates the element with `id`, which ``slot(of:)`` placed at `slot`, in place; returns
+    /// whether it was present. No hash lookup when `slot` still holds `id`; any other slot (the
+    /// collection changed since, or any other number) is looked up again by id.
+    @inlinable
+    @discardableResult
+    mutating func modifyElement(id: Element.ID, slot: Int, _ body: (inout Element) throws -> Void) rethrows -> Bool {
+        guard holds(id, slot: slot) else { return try modifyElement(id: id, body) }
+        try writeElement(id: id, slot: slot, body)
+        return true
+    }
+
+    /// Writes the live element at `slot`, which has `id`, in place and records the write.
+    @inlinable
+    mutating func writeElement(id: Element.ID, slot: Int, _ body: (inout Element) throws -> Void) rethrows {
         defer { noteWrite(slot: slot, formerID: id) }
         try body(&slots[slot]!)
-        return true
     }
 }
 

@@ -1,4 +1,5 @@
-// One of the library's files with unsafe code (a pointer to a slot, kept across a `_modify` yield).
+// One of the library's files with unsafe code (a pointer to a slot, kept across a `_modify` yield;
+// a slot's id read through a buffer pointer valid only for the call).
 
 // The in-place write path shared by `subscript(id:)` and the positional subscript.
 //
@@ -48,5 +49,16 @@ extension IdentifiedArray {
         let written = cell.move()
         cell.deallocate()
         if let written { _ = store(written) }
+    }
+}
+
+extension IdentifiedArray {
+    /// Whether `slot` is in range and holds the element with `id`: the id is read where the
+    /// element lies (the slots' subscript getter would copy the element). The buffer pointer is
+    /// used only inside the call, at a slot checked to be in range.
+    @inlinable
+    func holds(_ id: Element.ID, slot: Int) -> Bool {
+        guard UInt(bitPattern: slot) < UInt(bitPattern: slots.count) else { return false }
+        return slots.withUnsafeBufferPointer { $0[slot]?.id == id }
     }
 }

@@ -54,16 +54,45 @@ extension Relay {
             container.modify(&state) { elements in elements.updateEach { run(action, &$0) } }
         }
 
+        /// Mutates the element with `id` at `location`, its slot as ``locateElement(_:in:)`` found
+        /// it (journaled as `.modified(id)`): no hash lookup when the slot still holds `id`, else
+        /// looked up again. Returns whether it was present. O(1).
+        @inlinable
+        public func modifyElement(_ id: Element.ID, at location: Int, in state: inout GlobalState, _ body: (inout Element) -> Void) -> Bool {
+            var found = false
+            container.modify(&state) { elements in found = elements.modifyElement(id: id, slot: location, body) }
+            return found
+        }
+
         /// Whether an element has `id`: one hash lookup, reading the container where it lies. O(1).
         @inlinable
         public func containsElement(_ id: Element.ID, in state: inout GlobalState) -> Bool {
             container.inspect(&state) { $0.slotByID[id] != nil }
         }
 
+        /// The slot of the element with `id`: one hash lookup, reading the container where it
+        /// lies. O(1).
+        @inlinable
+        public func locateElement(_ id: Element.ID, in state: inout GlobalState) -> Int? {
+            container.inspect(&state) { $0.slotByID[id] }
+        }
+
         /// `body` applied to the element with `id`, reading the container where it lies. O(1).
         @inlinable
         public func inspectElement<Result>(_ id: Element.ID, in state: inout GlobalState, _ body: (Element) -> Result) -> Result? {
             container.inspect(&state) { elements in elements[id: id].map(body) }
+        }
+
+        /// `body` applied to the element with `id`, with its slot, reading the container where it
+        /// lies: one hash lookup. O(1).
+        @inlinable
+        public func inspectElement<Result>(_ id: Element.ID, in state: inout GlobalState, locating body: (Element) -> Result)
+            -> (result: Result, location: Int)?
+        {
+            container.inspect(&state) { elements in
+                guard let slot = elements.slotByID[id], let element = elements.slots[slot] else { return nil }
+                return (body(element), slot)
+            }
         }
 
         /// Whether the container is empty, read where it lies. O(1).

@@ -40,9 +40,9 @@ public protocol KeyedState: Sendable {
     // element lies, and the write of the same, unchanged state goes there. The defaults locate
     // nothing (`0`) and write through ``modifyElement(_:in:_:)``.
 
-    /// Where the element with `id` lies (an array lane's offset, else `0`), or `nil` when it is
-    /// absent, reading no element; for ``modifyElement(_:at:in:_:)`` on this state, unchanged.
-    /// O(1) amortised.
+    /// Where the element with `id` lies (an array lane's offset, an identified array's slot,
+    /// else `0`), or `nil` when it is absent, reading no element; for
+    /// ``modifyElement(_:at:in:_:)`` on this state, unchanged. O(1) amortised.
     func locateElement(_ id: ID, in state: inout GlobalState) -> Int?
     /// `body` applied to the element with `id`, with where it lies (as ``locateElement(_:in:)``
     /// says), or `nil` when it is absent. O(1) amortised.
