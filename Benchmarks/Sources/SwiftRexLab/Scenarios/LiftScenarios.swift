@@ -14,6 +14,10 @@ enum LiftScenarios {
         var count = 0
     }
 
+    struct IdentifiedRows: Sendable, Equatable {
+        var rows: IdentifiedArray<Row>
+    }
+
     struct Rows: Sendable, Equatable {
         var rows: [Row]
         var payload = CounterState(payloadSize: 100_000)
@@ -144,7 +148,7 @@ enum LiftScenarios {
         }
     }
 
-    /// `reconcile.oneRowChanged` (and its raw control), `lift.optional.present`/`.absent`, `lift.collection.byId` (and its raw dictionary control), `lift.each.broadcast`, `lift.projection.element`, `lift.payload`,
+    /// `reconcile.oneRowChanged` (and its raw control), `lift.optional.present`/`.absent`, `lift.collection.byId` (and its raw dictionary control, and the same over an `IdentifiedArray`), `lift.each.broadcast`, `lift.projection.element`, `lift.payload`,
     /// `lift.payload.staticLane`, `lift.payload.byHand` and `lift.payload.unlifted`.
     static var all: [Scenario] {
         [
@@ -154,6 +158,18 @@ enum LiftScenarios {
                     initial: Rows(rows: (0..<size).map { Row(id: $0) }),
                     reducer:
                         rowReducer.liftCollection(.action(rowPrism).state(\Rows.rows)))
+                let ids = (0..<1_024).map { ($0 &* 7_919) % size }
+                return { iterations in
+                    for index in 0..<iterations {
+                        store.dispatch(.row(ElementAction(ids[index & 1_023], action: .increment)))
+                    }
+                }
+            },
+            Scenario(name: "lift.collection.byId.identifiedArray", sizes: sizes) { size in
+                // lift.collection.byId over an IdentifiedArray: the lane's own id index.
+                let store = Store(
+                    initial: IdentifiedRows(rows: IdentifiedArray((0..<size).map { Row(id: $0) })),
+                    reducer: rowReducer.liftCollection(.action(rowPrism).state(\IdentifiedRows.rows)))
                 let ids = (0..<1_024).map { ($0 &* 7_919) % size }
                 return { iterations in
                     for index in 0..<iterations {
