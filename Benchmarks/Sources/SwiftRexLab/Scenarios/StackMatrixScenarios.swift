@@ -22,7 +22,10 @@ enum StackMatrixScenarios {
     /// with a producer and a supervision).
     static var all: [Scenario] {
         corners.flatMap { corner in
-            MatrixPayloadSize.allCases.map { scenario("\(corner.name).\($0.rawValue)", corner.shape, $0) }
+            MatrixPayloadSize.allCases.map { payload in
+                let name = "\(corner.name).\(payload.rawValue)"
+                return scenario(name, corner.shape, payload, instructionTolerance: name == heapHistoryScenario ? heapHistoryTolerance : 0)
+            }
         } + [
             scenario("width200.reducer", StackShape(unit: .reducer, lift: .lift, depth: 1, width: 200), .large),
             scenario("width200.full", StackShape(unit: .all, lift: .lift, depth: 1, width: 200), .large),
@@ -36,8 +39,16 @@ enum StackMatrixScenarios {
             + [PairedRatio("width200.full", over: "width200.reducer", limit: 3)]
     }
 
-    static func scenario(_ name: String, _ shape: StackShape, _ payload: MatrixPayloadSize) -> Scenario {
-        Scenario(name: name) { _ in
+    /// The corner whose instruction count follows the heap's history: one binary read it at 179.1 k
+    /// instructions per op alone, 185.7 k in the full pass and 189.6 k in the quick pass (counted
+    /// over 256 iterations instead of 16: 179.9 k alone, 186.6 k in the quick pass, so not a
+    /// matter of averaging). Its allocations (22 per op) are exact and gated as every other.
+    nonisolated static let heapHistoryScenario = "stack.matrix.producer.liftCollection.small"
+    /// Its instruction tolerance: the full pass the baseline records against the quick pass CI runs.
+    nonisolated static let heapHistoryTolerance = 0.03
+
+    static func scenario(_ name: String, _ shape: StackShape, _ payload: MatrixPayloadSize, instructionTolerance: Double = 0) -> Scenario {
+        Scenario(name: name, instructionTolerance: instructionTolerance) { _ in
             let marker = StackMarker()
             let dispatch = shape.makeDispatch(payload, marker: marker)
             return ScenarioBody(
