@@ -31,11 +31,14 @@ internal struct ObserverList {
         @usableFromInline let observer: Observer
         /// The same observer, unowned, for notifications.
         @usableFromInline let reference: UnretainedReference<Observer>
+        /// The regions whose writes `didChange` hears about (see ``ObserverRegions``).
+        @usableFromInline let interest: UInt64
 
-        init(id: UInt64, observer: Observer) {
+        init(id: UInt64, observer: Observer, interest: UInt64) {
             self.id = id
             self.observer = observer
             reference = UnretainedReference(observer)
+            self.interest = interest
         }
     }
 
@@ -54,10 +57,15 @@ internal struct ObserverList {
     @inlinable
     var isEmpty: Bool { entries.isEmpty }
 
-    mutating func add(willChange: (@MainActor () -> Void)?, didChange: (@MainActor () -> Void)?) -> (id: UInt64, flag: CancellationFlag) {
+    /// Adds an observer whose `didChange` hears of the dispatches that write a region in `interest`
+    /// (its `willChange`, called before anything is written, hears of every mutating dispatch).
+    mutating func add(
+        willChange: (@MainActor () -> Void)?, didChange: (@MainActor () -> Void)?, interest: UInt64 = ObserverRegions.all
+    ) -> (id: UInt64, flag: CancellationFlag) {
         nextID &+= 1
         let flag = CancellationFlag()
-        entries.append(Entry(id: nextID, observer: Observer(willChange: willChange, didChange: didChange, cancellation: flag)))
+        let observer = Observer(willChange: willChange, didChange: didChange, cancellation: flag)
+        entries.append(Entry(id: nextID, observer: observer, interest: interest))
         if willChange != nil { willChangeCount += 1 }
         if didChange != nil { didChangeCount += 1 }
         return (nextID, flag)

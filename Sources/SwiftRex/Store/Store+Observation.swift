@@ -1,22 +1,38 @@
 extension Store {
-    /// Calls every observer's `willChange` (or `didChange`), in subscription order, skipping those
-    /// cancelled meanwhile and those added during this notification. Each observer is reached
-    /// through its unowned reference (the list keeps it while a notification runs), so neither it
-    /// nor its callback is retained; a side nobody observes is skipped.
+    /// Calls every observer's `willChange`, in subscription order, before a mutation.
     @inlinable
-    internal func notify(willChange: Bool) {
+    internal func notifyWillChange() {
+        notify(willChange: true, regions: ObserverRegions.all)
+    }
+
+    /// Calls, in subscription order, the `didChange` of every observer whose slice the regions a
+    /// dispatch wrote (``ObserverRegions``) may reach.
+    @inlinable
+    internal func notifyDidChange(writing regions: UInt64) {
+        notify(willChange: false, regions: regions)
+    }
+
+    /// Calls every observer's `willChange`, or the `didChange` of those interested in `regions`, in
+    /// subscription order, skipping those cancelled meanwhile and those added during this
+    /// notification. Each observer is reached through its unowned reference (the list keeps it
+    /// while a notification runs), so neither it nor its callback is retained; a side nobody
+    /// observes is skipped.
+    @inlinable
+    internal func notify(willChange: Bool, regions: UInt64) {
         guard willChange ? observers.willChangeCount > 0 : observers.didChangeCount > 0 else { return }
         observers.notifying &+= 1
         let count = observers.entries.count
         var index = 0
         while index < count {
-            observers.entries[index].reference.withObject { observer in
-                if observer.cancellation.isCancelled {
-                    observers.hasTombstones = true
-                } else if willChange {
-                    observer.willChange?()
-                } else {
-                    observer.didChange?()
+            if observers.entries[index].interest & regions != 0 {
+                observers.entries[index].reference.withObject { observer in
+                    if observer.cancellation.isCancelled {
+                        observers.hasTombstones = true
+                    } else if willChange {
+                        observer.willChange?()
+                    } else {
+                        observer.didChange?()
+                    }
                 }
             }
             index &+= 1
@@ -32,7 +48,19 @@ extension Store {
 
     /// Registers an observer; see ``StoreType/observe(willChange:didChange:)``.
     public func observe(willChange: (@MainActor () -> Void)?, didChange: (@MainActor () -> Void)?) -> SubscriptionToken {
-        let (id, flag) = observers.add(willChange: willChange, didChange: didChange)
+        observe(interest: ObserverRegions.all, willChange: willChange, didChange: didChange)
+    }
+
+    /// Registers an observer whose `didChange` hears only of the dispatches whose writes may reach
+    /// `slice`, a key path from the state (`nil`: the whole state).
+    @usableFromInline
+    func observe(slice: AnyKeyPath?, willChange: (@MainActor () -> Void)?, didChange: (@MainActor () -> Void)?) -> SubscriptionToken {
+        let footprint = (slice as? PartialKeyPath<State>).map { StateFootprint.bytes(inlineRange(of: $0)) }
+        return observe(interest: observerRegions.interest(reading: footprint), willChange: willChange, didChange: didChange)
+    }
+
+    private func observe(interest: UInt64, willChange: (@MainActor () -> Void)?, didChange: (@MainActor () -> Void)?) -> SubscriptionToken {
+        let (id, flag) = observers.add(willChange: willChange, didChange: didChange, interest: interest)
         return SubscriptionToken { [weak self] in
             flag.cancel()
             onMainActor { self?.observers.remove(id: id) }

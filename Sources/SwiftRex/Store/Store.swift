@@ -43,6 +43,8 @@ public final class Store<Action: Sendable, State: Sendable, Environment: Sendabl
 
     /// How each action runs, chosen from the behavior's shape when the Store is made.
     @usableFromInline let program: DispatchProgram<Action, State, Environment>
+    /// The parts of the state the units write, which slice observers are registered against.
+    @usableFromInline let observerRegions: ObserverRegions
     /// Phase 5: the supervisions and what they last wanted; `nil` when nothing supervises.
     @usableFromInline let supervision: SupervisionPlan<State, Action, Environment>?
     /// Runs, times and keeps the effects (phase 4) and the supervised channels (phase 5).
@@ -129,7 +131,9 @@ public final class Store<Action: Sendable, State: Sendable, Environment: Sendabl
         let plan =
             supervisions.isEmpty ? nil : SupervisionPlan<State, Action, Environment>(units: supervisions, allowsPartial: partialReconcile)
         supervision = plan
-        program = DispatchProgram(behavior, plan: plan, partialReconcile: partialReconcile)
+        let regions = ObserverRegions(writes: behavior.units.map(\.writes.writes))
+        observerRegions = regions
+        program = DispatchProgram(behavior, plan: plan, regions: regions, partialReconcile: partialReconcile)
         threshold = max(1, StoreHooks.reentranceThreshold)
         onReentranceDetected = StoreHooks.onReentranceDetected
         // The readers are built before `self` is complete, so they reach the store through a weak box.

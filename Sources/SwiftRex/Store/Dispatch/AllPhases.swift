@@ -2,7 +2,7 @@
 /// collection elements owning effects: each unit as a step, in behavior order.
 @usableFromInline
 internal final class AllPhases<Action: Sendable, State: Sendable, Environment: Sendable> {
-    /// One step per unit, with its supervision mask.
+    /// One step per unit, with its mask.
     @usableFromInline let steps: StepList<PhaseStep<Action, State, Environment>>
     /// The action's case, when reducer units lifted through other cases can be skipped.
     @usableFromInline let caseOf: (@Sendable (Action) -> Int)?
@@ -13,7 +13,7 @@ internal final class AllPhases<Action: Sendable, State: Sendable, Environment: S
     @usableFromInline let checksEveryRemoval: Bool
 
     @inlinable
-    init(_ units: [BehaviorUnit<Action, State, Environment>], masks: [UInt64], checksEveryRemoval: Bool) {
+    init(_ units: [BehaviorUnit<Action, State, Environment>], masks: [UnitMask], checksEveryRemoval: Bool) {
         steps = StepList(zip(units, masks).map { PhaseStep($0, mask: $1) })
         let reducers = units.compactMap(\.reducer)
         caseOf = ActionRoutes<Action>(cases: reducers.map(\.actionCase)).caseOf
@@ -87,7 +87,7 @@ extension Store {
     @inline(__always)
     internal func mutate(_ phases: AllPhases<Action, State, Environment>, _ action: Action, change: inout PhaseChange) {
         var notified = change.mutates
-        if notified { notify(willChange: true) }
+        if notified { notifyWillChange() }
         var reactionIndex = 0
         let reactionsMutate = change.mutates
         // With a case-indexed action, reducer units lifted through another case are skipped.
@@ -100,7 +100,7 @@ extension Store {
                     // Its `reduce` is `willWrite` then `run`: done here, with no closure to pass.
                     if !notified {
                         notified = true
-                        notify(willChange: true)
+                        notifyWillChange()
                     }
                     phases.steps.withStep(at: index) { step in
                         step.run(action, &storage)
@@ -112,7 +112,7 @@ extension Store {
                     let applied = step.reduce(action, &storage) {
                         if !notified {
                             notified = true
-                            notify(willChange: true)
+                            notifyWillChange()
                         }
                     }
                     if applied { change.merge(scope: step.scope, mask: step.mask) }
@@ -127,7 +127,7 @@ extension Store {
                 break
             }
         }
-        if notified { notify(willChange: false) }
+        if notified { notifyDidChange(writing: change.regions) }
         change.mutates = notified
     }
 
@@ -140,21 +140,43 @@ extension Store {
     }
 }
 
-/// What a dispatch's mutations did: whether any ran, what they may have touched, and the
-/// supervision segments they reach.
+/// What a dispatch's mutations did: whether any ran, what they may have touched, the
+/// supervision segments they reach and the regions whose observers hear of them.
 @usableFromInline
 internal struct PhaseChange {
     @usableFromInline var mutates = false
     @usableFromInline var scope = MutationScope.nothing
     @usableFromInline var mask: UInt64 = 0
+    @usableFromInline var regions: UInt64 = 0
 
     @inlinable init() {}
 
     /// Adds one unit's mutation.
     @inlinable
-    mutating func merge(scope: MutationScope, mask: UInt64) {
+    mutating func merge(scope: MutationScope, mask: UnitMask) {
         mutates = true
         self.scope = self.scope.merged(scope)
-        self.mask |= mask
+        self.mask |= mask.supervision
+        regions |= mask.regions
+    }
+}
+
+/// What one unit's writes reach: the supervision segments (and removal bit) phase 5 looks at,
+/// and the regions whose observers hear of them (``ObserverRegions``).
+@usableFromInline
+internal struct UnitMask: Equatable, Sendable {
+    @usableFromInline let supervision: UInt64
+    @usableFromInline let regions: UInt64
+
+    @inlinable
+    init(supervision: UInt64, regions: UInt64) {
+        self.supervision = supervision
+        self.regions = regions
+    }
+
+    /// What either of two units reaches.
+    @inlinable
+    func union(_ other: UnitMask) -> UnitMask {
+        UnitMask(supervision: supervision | other.supervision, regions: regions | other.regions)
     }
 }

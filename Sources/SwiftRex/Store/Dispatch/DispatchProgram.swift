@@ -14,23 +14,26 @@ internal enum DispatchProgram<Action: Sendable, State: Sendable, Environment: Se
     /// Anything else: every phase, unit by unit.
     case allPhases(AllPhases<Action, State, Environment>)
 
-    /// The program of `behavior`. `plan` is its phase 5 (`nil` when nothing supervises);
-    /// `partialReconcile` is off only in a test's reference mode, where every mutation of unknown
-    /// scope checks every element's effects (only the full program does).
+    /// The program of `behavior`. `plan` is its phase 5 (`nil` when nothing supervises), `regions`
+    /// what its units write for observers; `partialReconcile` is off only in a test's reference
+    /// mode, where every mutation of unknown scope checks every element's effects (only the full
+    /// program does).
     @MainActor
     @inlinable
     @inline(__always)
     init(
-        _ behavior: Behavior<Action, State, Environment>, plan: SupervisionPlan<State, Action, Environment>?, partialReconcile: Bool
+        _ behavior: Behavior<Action, State, Environment>, plan: SupervisionPlan<State, Action, Environment>?, regions: ObserverRegions,
+        partialReconcile: Bool
     ) {
         let units = behavior.units
         let masks = SupervisionPlan.masks(of: units.map(\.writes), plan: plan)
+        let unitRegions = units.map { regions.bits(writing: $0.writes.writes) }
         var reducers: [ReducerUnit<Action, State>] = []
-        var reducerMasks: [UInt64] = []
-        for (unit, mask) in zip(units, masks) {
-            guard let reducer = unit.reducer else { continue }
+        var reducerMasks: [UnitMask] = []
+        for index in units.indices {
+            guard let reducer = units[index].reducer else { continue }
             reducers.append(reducer)
-            reducerMasks.append(mask)
+            reducerMasks.append(UnitMask(supervision: masks[index], regions: unitRegions[index]))
         }
         if behavior.isReducerOnly {
             switch ReducerPhase(reducers, masks: reducerMasks, supervised: plan != nil) {
@@ -40,12 +43,13 @@ internal enum DispatchProgram<Action: Sendable, State: Sendable, Environment: Se
             }
             return
         }
-        let mayRemoveOwners = reducerMasks.contains { $0 & SupervisionPlan<State, Action, Environment>.removalBit != 0 }
+        let mayRemoveOwners = reducerMasks.contains { $0.supervision & SupervisionPlan<State, Action, Environment>.removalBit != 0 }
         if plan == nil, partialReconcile, !mayRemoveOwners, !units.contains(where: \.isReaction) {
             self = .producersThenReducers(ProducerPhase(units, then: ReducerPhase(reducers, masks: reducerMasks, supervised: false)))
             return
         }
-        self = .allPhases(AllPhases(units, masks: masks, checksEveryRemoval: !partialReconcile))
+        let unitMasks = units.indices.map { UnitMask(supervision: masks[$0], regions: unitRegions[$0]) }
+        self = .allPhases(AllPhases(units, masks: unitMasks, checksEveryRemoval: !partialReconcile))
     }
 }
 

@@ -31,12 +31,12 @@ internal final class PhaseStep<Action: Sendable, State: Sendable, Environment: S
     @usableFromInline let react: @MainActor @Sendable (Action, PreReducerContext<State>) -> Reaction<Action, State, Environment>
     /// What a reducer's or reaction's mutation may touch.
     @usableFromInline let scope: MutationScope
-    /// The supervision segments (and removal bit) the unit's writes reach.
-    @usableFromInline let mask: UInt64
+    /// What the unit's writes reach.
+    @usableFromInline let mask: UnitMask
 
     /// The step of `unit`, whose writes reach `mask`.
     @inlinable
-    init(_ unit: BehaviorUnit<Action, State, Environment>, mask: UInt64) {
+    init(_ unit: BehaviorUnit<Action, State, Environment>, mask: UnitMask) {
         self.mask = mask
         var reduce: @Sendable (Action, inout State, _ willWrite: () -> Void) -> Bool = { _, _, _ in false }
         var alwaysApplies = false

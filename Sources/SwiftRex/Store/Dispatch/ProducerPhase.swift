@@ -13,7 +13,7 @@ internal final class ProducerPhase<Action: Sendable, State: Sendable, Environmen
         steps = StepList(
             units.compactMap { unit in
                 guard case .producer = unit else { return nil }
-                return PhaseStep(unit, mask: 0)
+                return PhaseStep(unit, mask: UnitMask(supervision: 0, regions: 0))
             })
     }
 }

@@ -14,7 +14,7 @@ internal enum ReducerPhase<Action: Sendable, State: Sendable>: ~Copyable {
     /// tells whether something supervises (a unit whose pre-mutation test is part of its run can
     /// then not run bare: whether it applied decides phase 5).
     @inlinable
-    init(_ units: [ReducerUnit<Action, State>], masks: [UInt64], supervised: Bool) {
+    init(_ units: [ReducerUnit<Action, State>], masks: [UnitMask], supervised: Bool) {
         switch units.count {
         case 0: self = .none
         case 1: self = .sole(SoleReducer(units[0], mask: masks[0], supervised: supervised))
@@ -28,8 +28,8 @@ internal enum ReducerPhase<Action: Sendable, State: Sendable>: ~Copyable {
 @usableFromInline
 internal final class SoleReducer<Action: Sendable, State: Sendable> {
     @usableFromInline let unit: ReducerUnit<Action, State>
-    /// The supervision segments the unit's writes reach.
-    @usableFromInline let mask: UInt64
+    /// What the unit's writes reach.
+    @usableFromInline let mask: UnitMask
     /// Whether, while nobody observes, `unit.run` does all a dispatch needs: the unit always
     /// applies, or its `run` does all its `reduce` does and nothing supervises.
     @usableFromInline let runsBare: Bool
@@ -38,7 +38,7 @@ internal final class SoleReducer<Action: Sendable, State: Sendable> {
     @usableFromInline let runsAlone: Bool
 
     @inlinable
-    init(_ unit: ReducerUnit<Action, State>, mask: UInt64, supervised: Bool) {
+    init(_ unit: ReducerUnit<Action, State>, mask: UnitMask, supervised: Bool) {
         self.unit = unit
         self.mask = mask
         runsBare = unit.applies == nil || (unit.runIsComplete && !supervised)
@@ -56,10 +56,10 @@ internal final class Reducers<Action: Sendable, State: Sendable> {
     @usableFromInline let alwaysApply: Bool
     /// What an always-applying fold may change: the union of the units' scopes and masks.
     @usableFromInline let scope: MutationScope
-    @usableFromInline let mask: UInt64
+    @usableFromInline let mask: UnitMask
 
     @inlinable
-    init(_ units: [ReducerUnit<Action, State>], masks: [UInt64]) {
+    init(_ units: [ReducerUnit<Action, State>], masks: [UnitMask]) {
         routes = ActionRoutes(cases: units.map(\.actionCase))
         // With routes the steps line up with the units the routes name.
         steps = StepList(
@@ -68,7 +68,7 @@ internal final class Reducers<Action: Sendable, State: Sendable> {
                 : zip(units, masks).map { ReducerStep($0, mask: $1) })
         alwaysApply = !units.isEmpty && units.allSatisfy { $0.applies == nil }
         scope = units.reduce(MutationScope.nothing) { $0.merged($1.scope) }
-        mask = masks.reduce(0, |)
+        mask = masks.reduce(UnitMask(supervision: 0, regions: 0)) { $0.union($1) }
     }
 }
 
@@ -132,15 +132,15 @@ extension Store {
             if observers.willChangeCount == 0 {
                 guard reducer.unit.reduce(action, &storage, {}) else { return }
             } else {
-                guard reducer.unit.reduce(action, &storage, { notify(willChange: true) }) else { return }
+                guard reducer.unit.reduce(action, &storage, { notifyWillChange() }) else { return }
             }
-            notify(willChange: false)
+            notifyDidChange(writing: reducer.mask.regions)
         } else {
-            notify(willChange: true)
+            notifyWillChange()
             reducer.unit.run(action, &storage)
-            notify(willChange: false)
+            notifyDidChange(writing: reducer.mask.regions)
         }
-        reconcile(after: reducer.unit.scope, mask: reducer.mask, action: action, depth: depth)
+        reconcile(after: reducer.unit.scope, mask: reducer.mask.supervision, action: action, depth: depth)
     }
 
     /// Several units. Every unit that may act on the action is asked, in order, with no early
@@ -152,11 +152,11 @@ extension Store {
             if observers.isEmpty {
                 reducers.runAll(action, &storage)
             } else {
-                notify(willChange: true)
+                notifyWillChange()
                 reducers.runAll(action, &storage)
-                notify(willChange: false)
+                notifyDidChange(writing: reducers.mask.regions)
             }
-            reconcile(after: reducers.scope, mask: reducers.mask, action: action, depth: depth)
+            reconcile(after: reducers.scope, mask: reducers.mask.supervision, action: action, depth: depth)
             return
         }
         var change = PhaseChange()
@@ -167,12 +167,12 @@ extension Store {
             reducers.ask(action, &storage, change: &change) {
                 if !notified {
                     notified = true
-                    notify(willChange: true)
+                    notifyWillChange()
                 }
             }
         }
         guard change.mutates else { return }
-        notify(willChange: false)
+        notifyDidChange(writing: change.regions)
         reconcile(after: change.scope, mask: change.mask, action: action, depth: depth)
     }
 }

@@ -15,12 +15,12 @@ internal final class ReducerStep<Action, State>: Sendable {
     @usableFromInline let run: @Sendable (Action, inout State) -> Void
     /// The unit's ``ReducerUnit/scope``.
     @usableFromInline let scope: MutationScope
-    /// The supervision segments the unit's writes can reach.
-    @usableFromInline let mask: UInt64
+    /// What the unit's writes can reach.
+    @usableFromInline let mask: UnitMask
 
-    /// The step of `unit`, whose writes reach the segments in `mask`.
+    /// The step of `unit`, whose writes reach `mask`.
     @inlinable
-    init(_ unit: ReducerUnit<Action, State>, mask: UInt64) {
+    init(_ unit: ReducerUnit<Action, State>, mask: UnitMask) {
         reduce = unit.reduce
         run = unit.run
         scope = unit.scope
@@ -32,7 +32,7 @@ internal final class ReducerStep<Action, State>: Sendable {
     init(
         reduce: @escaping @Sendable (Action, inout State, _ willWrite: () -> Void) -> Bool,
         run: @escaping @Sendable (Action, inout State) -> Void,
-        scope: MutationScope, mask: UInt64
+        scope: MutationScope, mask: UnitMask
     ) {
         self.reduce = reduce
         self.run = run
@@ -41,11 +41,12 @@ internal final class ReducerStep<Action, State>: Sendable {
     }
 
     /// One step per unit, except that each run of side-by-side units of one shape (see
-    /// ``ReducerFusion``) with the same scope and mask becomes one step asking them all, in order.
+    /// ``ReducerFusion``) with the same scope and supervision mask becomes one step asking them
+    /// all, in order; when one of them applies, observers of any of their regions hear of it.
     ///
     /// Only for a dispatch that asks every unit: the steps no longer line up with the units.
     @inlinable
-    static func fused(_ units: [ReducerUnit<Action, State>], masks: [UInt64]) -> [ReducerStep] {
+    static func fused(_ units: [ReducerUnit<Action, State>], masks: [UnitMask]) -> [ReducerStep] {
         var steps: [ReducerStep] = []
         var start = 0
         while start < units.count {
@@ -54,7 +55,7 @@ internal final class ReducerStep<Action, State>: Sendable {
             // The units are alive for this whole call, and with them their fusions.
             if let fusion = first.fusion?.object {
                 while end < units.count, let next = units[end].fusion?.object, fusion.accepts(next),
-                    units[end].scope == first.scope, masks[end] == masks[start]
+                    units[end].scope == first.scope, masks[end].supervision == masks[start].supervision
                 {
                     end += 1
                 }
@@ -65,7 +66,7 @@ internal final class ReducerStep<Action, State>: Sendable {
                         ReducerStep(
                             reduce: fusion.reduce(with: others),
                             run: { action, state in for run in runs { run(action, &state) } },
-                            scope: first.scope, mask: masks[start]
+                            scope: first.scope, mask: masks[start..<end].reduce(masks[start]) { $0.union($1) }
                         ))
                     start = end
                     continue

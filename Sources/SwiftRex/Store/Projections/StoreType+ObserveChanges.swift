@@ -30,16 +30,49 @@ extension StoreType {
         changesOf value: @escaping @MainActor (State) -> Value,
         _ didChange: @escaping @MainActor (Value) -> Void
     ) -> SubscriptionToken {
+        observe(value, slice: nil, didChange)
+    }
+
+    /// Observes the value at `slice`, and calls `didChange` with it only when it differs (`!=`)
+    /// from the value this observer last saw.
+    ///
+    /// As ``observe(changesOf:_:)-(State->Value,_)`` with a closure, and more: on a Store, or a
+    /// projection of one through key paths, the observer is registered under the part of the state
+    /// the key path reaches, and is not even called (no read, no `==`) after an action whose
+    /// applied units write elsewhere. A key path the library cannot locate (one through a computed
+    /// property, an optional or a class) is read and compared after every change, as a closure is.
+    ///
+    /// ```swift
+    /// let token = store.observe(changesOf: \.search.query) { query in
+    ///     render(query)
+    /// }
+    /// ```
+    ///
+    /// - Complexity: nothing per unrelated action; O(1) plus one `==` per action that may write
+    ///   the slice.
+    public func observe<Value: Equatable>(
+        changesOf slice: KeyPath<State, Value>,
+        _ didChange: @escaping @MainActor (Value) -> Void
+    ) -> SubscriptionToken {
+        observe({ $0[keyPath: slice] }, slice: slice, didChange)
+    }
+
+    /// Observes `value`, registered under `slice` where this store routes slice observers.
+    private func observe<Value: Equatable>(
+        _ value: @escaping @MainActor (State) -> Value,
+        slice: AnyKeyPath?,
+        _ didChange: @escaping @MainActor (Value) -> Void
+    ) -> SubscriptionToken {
         let last = LastObservedValue(value(state))
-        return observe(
-            willChange: nil,
-            didChange: { [weak self] in
-                guard let self else { return }
-                let new = value(self.state)
-                guard new != last.value else { return }
-                last.value = new
-                didChange(new)
-            })
+        let onChange: @MainActor () -> Void = { [weak self] in
+            guard let self else { return }
+            let new = value(self.state)
+            guard new != last.value else { return }
+            last.value = new
+            didChange(new)
+        }
+        guard let slice, let route = trackingRoute(of: self) else { return observe(willChange: nil, didChange: onChange) }
+        return route.observe(slice: slice, willChange: nil, didChange: onChange)
     }
 
     /// Observes the whole state, and calls `didChange` only when it differs (`!=`) from the state

@@ -22,11 +22,16 @@ extension StoreType {
         scope: some Hashable
     ) -> StoreProjection<LocalAction, LocalState> {
         let store = self
+        let route = trackingRoute(of: self).map { MappedRoute(parent: $0, scope: AnyHashable(scope), map: state) }
         return StoreProjection(
-            route: trackingRoute(of: self).map { MappedRoute(parent: $0, scope: AnyHashable(scope), map: state) },
+            route: route,
             state: { state(store.state) },
             dispatch: { local, source in store.dispatch(action(local), source: source) },
-            observe: { willChange, didChange in store.observe(willChange: willChange, didChange: didChange) }
+            observe: { willChange, didChange in
+                // Its observers watch the projected slice (the whole of it, when the scope is a key path).
+                guard let route else { return store.observe(willChange: willChange, didChange: didChange) }
+                return route.observe(slice: \LocalState.self, willChange: willChange, didChange: didChange)
+            }
         )
     }
 }

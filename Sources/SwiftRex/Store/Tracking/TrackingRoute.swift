@@ -37,13 +37,18 @@ internal final class ScopeToken: Hashable, Sendable {
     func hash(into hasher: inout Hasher) { hasher.combine(ObjectIdentifier(self)) }
 }
 
-/// Where a tracked read of a `State` goes: the Store records it, a projection maps it onto the
-/// store it projects. Each read returns what `value` reads from the current state; `value` is not
-/// kept, so the caller's reading code can be specialised and inlined where the read is made.
+/// Where a tracked read, or an observer, of a `State` goes: the Store records it, a projection
+/// maps it onto the store it projects. Each read returns what `value` reads from the current
+/// state; `value` is not kept, so the caller's reading code can be specialised and inlined where
+/// the read is made.
 @MainActor
 @usableFromInline
 internal protocol TrackingRoute<State>: AnyObject {
     associatedtype State
+
+    /// Registers an observer whose `didChange` hears only of the changes whose writes may reach
+    /// `slice`, a key path from `State` (`nil`: a part no key path names, heard of at every change).
+    func observe(slice: AnyKeyPath?, willChange: (@MainActor () -> Void)?, didChange: (@MainActor () -> Void)?) -> SubscriptionToken
 
     /// Reads and tracks a value compared with `==` after each change; `read` makes the reading
     /// kept for those comparisons, and is called only by a first read of `key`.
@@ -82,6 +87,14 @@ internal final class MappedRoute<Parent, Child>: TrackingRoute {
     func trackedRead<Value>(_ key: SliceKey, _ value: (Child) -> Value) -> Value {
         let map = self.map
         return parent.trackedRead(key.scoped(scope)) { value(map($0)) }
+    }
+
+    /// A slice of the projected state is the same slice of the parent's through a key-path
+    /// mapping; through a closure it is a part no key path names.
+    @usableFromInline
+    func observe(slice: AnyKeyPath?, willChange: (@MainActor () -> Void)?, didChange: (@MainActor () -> Void)?) -> SubscriptionToken {
+        let path = slice.flatMap { slice in (scope.base as? AnyKeyPath)?.appending(path: slice) }
+        return parent.observe(slice: path, willChange: willChange, didChange: didChange)
     }
 }
 
