@@ -1,3 +1,4 @@
+import Observation
 import Testing
 
 @testable import SwiftRex
@@ -193,5 +194,62 @@ import Testing
         store.dispatch(.increment)
         #expect(calls.didChange == 1)
         #expect(store.observerCount == 0)
+    }
+}
+
+/// A `withObservationTracking` client's read is compared again only after an action whose applied
+/// units may write what it read.
+@MainActor
+@Suite struct TrackedSliceComparisonTests {
+    /// A value that counts its comparisons.
+    struct Counted: Equatable, Sendable {
+        nonisolated(unsafe) static var comparisons = 0
+        var value = 0
+
+        static func == (lhs: Counted, rhs: Counted) -> Bool {
+            comparisons += 1
+            return lhs.value == rhs.value
+        }
+    }
+
+    struct State: Sendable {
+        var counted = Counted()
+        var other = 0
+    }
+
+    enum Action: Sendable {
+        case bump, other
+    }
+
+    static let behavior = Behavior<Action, State, Void>.combine(
+        Behavior<Void, Counted, Void>.reduce { _, counted in counted.value += 1 }
+            .lift(action: Prism<Action, Void>(preview: { if case .bump = $0 { () } else { nil } }, review: { .bump }), state: \State.counted),
+        Behavior<Void, Int, Void>.reduce { _, other in other += 1 }
+            .lift(action: Prism<Action, Void>(preview: { if case .other = $0 { () } else { nil } }, review: { .other }), state: \State.other)
+    )
+
+    @Test func aTrackedReadIsNotComparedAfterAnActionThatWritesElsewhere() {
+        let store = Store(initial: State(), behavior: Self.behavior)
+        let told = CoreFixtures.Counter()
+        _ = withObservationTracking({ store.observed.counted }, onChange: { told.increment() })
+        Counted.comparisons = 0
+        store.dispatch(.other)
+        #expect(Counted.comparisons == 0)
+        #expect(told.value == 0)
+        store.dispatch(.bump)
+        #expect(Counted.comparisons == 1)
+        #expect(told.value == 1)
+    }
+
+    @Test func aReadThroughAKeyPathProjectionIsComparedOnlyAfterWritesThatReachIt() {
+        let store = Store(initial: State(), behavior: Self.behavior)
+        let bump = Prism<Action, Void>(preview: { if case .bump = $0 { () } else { nil } }, review: { .bump })
+        let counted = store.projection(action: bump, state: \.counted)
+        let told = CoreFixtures.Counter()
+        _ = withObservationTracking({ counted.observed.value }, onChange: { told.increment() })
+        store.dispatch(.other)
+        #expect(told.value == 0)
+        store.dispatch(.bump)
+        #expect(told.value == 1)
     }
 }

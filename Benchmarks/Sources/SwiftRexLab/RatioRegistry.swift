@@ -56,6 +56,10 @@ enum RatioRegistry {
         PairedRatio("store.dispatch.wide50", over: "store.dispatch.reducer", limit: 3),
         PairedRatio("store.dispatch.wide50.previews", over: "store.dispatch.reducer"),
         PairedRatio("store.dispatch.wide50.caseIndexed", over: "store.dispatch.reducer", limit: 3),
+        // Fifty slice observers, one called per dispatch, against the same app with one observer
+        // of the whole state; and the same fifty on closure projections, all called.
+        PairedRatio("store.observe.slices", over: "store.dispatch.wide50.caseIndexed"),
+        PairedRatio("store.observe.slices.closures", over: "store.observe.slices"),
         // A SwiftUI-style tracked read, told of each change and tracking again, against one
         // observer; and the same client of a plain Observable class (what Observation costs).
         PairedRatio("store.observe.tracking", over: "store.dispatch.reducer", limit: 5),

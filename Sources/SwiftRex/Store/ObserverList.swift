@@ -31,7 +31,8 @@ internal struct ObserverList {
         @usableFromInline let observer: Observer
         /// The same observer, unowned, for notifications.
         @usableFromInline let reference: UnretainedReference<Observer>
-        /// The regions whose writes `didChange` hears about (see ``ObserverRegions``).
+        /// The regions whose writes `didChange` hears of (see ``ObserverRegions``), kept beside the
+        /// reference so that skipping an observer reads nothing else.
         @usableFromInline let interest: UInt64
 
         init(id: UInt64, observer: Observer, interest: UInt64) {

@@ -1,25 +1,28 @@
 extension Store {
     /// Calls every observer's `willChange`, in subscription order, before a mutation.
     @inlinable
+    @inline(__always)
     internal func notifyWillChange() {
+        guard observers.willChangeCount > 0 else { return }
         notify(willChange: true, regions: ObserverRegions.all)
     }
 
     /// Calls, in subscription order, the `didChange` of every observer whose slice the regions a
     /// dispatch wrote (``ObserverRegions``) may reach.
     @inlinable
+    @inline(__always)
     internal func notifyDidChange(writing regions: UInt64) {
+        guard observers.didChangeCount > 0 else { return }
+        lastWrittenRegions = regions
         notify(willChange: false, regions: regions)
     }
 
     /// Calls every observer's `willChange`, or the `didChange` of those interested in `regions`, in
     /// subscription order, skipping those cancelled meanwhile and those added during this
     /// notification. Each observer is reached through its unowned reference (the list keeps it
-    /// while a notification runs), so neither it nor its callback is retained; a side nobody
-    /// observes is skipped.
+    /// while a notification runs), so neither it nor its callback is retained.
     @inlinable
     internal func notify(willChange: Bool, regions: UInt64) {
-        guard willChange ? observers.willChangeCount > 0 : observers.didChangeCount > 0 else { return }
         observers.notifying &+= 1
         let count = observers.entries.count
         var index = 0

@@ -60,6 +60,8 @@ public final class Store<Action: Sendable, State: Sendable, Environment: Sendabl
     @exclusivity(unchecked) @usableFromInline var observers = ObserverList()
     /// What `withObservationTracking` clients read (Store+ObservationTracking); `nil` until one reads.
     @exclusivity(unchecked) var tracking: SliceTracker?
+    /// The regions the dispatch being notified wrote, for the tracker's observer.
+    @exclusivity(unchecked) @usableFromInline var lastWrittenRegions = ObserverRegions.all
     @exclusivity(unchecked) @usableFromInline var isProcessing = false
     /// Actions dispatched while the Store processes one, moved in and out (never copied).
     @exclusivity(unchecked) @usableFromInline var queue = MoveBuffer<Letter<Action>>()

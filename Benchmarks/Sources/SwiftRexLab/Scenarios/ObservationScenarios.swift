@@ -8,9 +8,19 @@ import Synchronization
 /// is told of the change, and tracks again (a view's body evaluated after each invalidation).
 @MainActor
 enum ObservationScenarios {
-    /// `store.observe.tracking` and its control.
+    /// `store.observe.tracking` and its control, `store.observe.slices` and its closure twin.
     static var all: [Scenario] {
         [
+            Scenario(name: "store.observe.slices") {
+                // The case-indexed app with one observer per feature, each on its feature's
+                // key-path projection: a dispatch calls the one observer of the feature it writes.
+                wideSliceLoop(byKeyPath: true)
+            },
+            Scenario(name: "store.observe.slices.closures") {
+                // The same fifty observers on closure projections, which no key path locates:
+                // every dispatch calls all fifty.
+                wideSliceLoop(byKeyPath: false)
+            },
             Scenario(name: "store.observe.tracking") {
                 // The counter dispatch of `store.dispatch.reducer`, its one observer being a
                 // tracked read of `count` that every action changes.
@@ -74,6 +84,29 @@ final class ObservedCounter: Observable {
         }
         set {
             registrar.withMutation(of: self, keyPath: \.count) { storedCount = newValue }
+        }
+    }
+}
+
+extension ObservationScenarios {
+    /// The case-indexed fifty-feature app with one observer per feature, on a key-path projection
+    /// (`byKeyPath`) or a closure projection of the feature.
+    static func wideSliceLoop(byKeyPath: Bool) -> Measured {
+        let store = Store(initial: NestedLiftScenarios.WideState(), reducer: NestedLiftScenarios.wide50CaseIndexed)
+        let notifications = Slot(0)
+        let tokens = (0..<50).map { index in
+            let path = NestedLiftScenarios.widePaths[index]
+            let projection =
+                byKeyPath
+                ? store.projection(action: NestedLiftScenarios.caseIndexedPrisms[index], state: path)
+                : store.projection(action: NestedLiftScenarios.caseIndexedPrisms[index].review, state: { $0[keyPath: path] })
+            return projection.observe(didChange: { notifications.value &+= 1 })
+        }
+        let counters = makeCounterActions()
+        let actions = (0..<64).map { NestedLiftScenarios.caseIndexedPrisms[($0 &* 37) % 50].review(counters[$0]) }
+        return { iterations in
+            for index in 0..<iterations { store.dispatch(actions[index & 63]) }
+            blackHole(tokens)
         }
     }
 }

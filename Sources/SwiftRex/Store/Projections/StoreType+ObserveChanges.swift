@@ -36,7 +36,7 @@ extension StoreType {
     /// Observes the value at `slice`, and calls `didChange` with it only when it differs (`!=`)
     /// from the value this observer last saw.
     ///
-    /// As ``observe(changesOf:_:)-(State->Value,_)`` with a closure, and more: on a Store, or a
+    /// As `observe(changesOf:_:)` with a closure, and more: on a Store, or a
     /// projection of one through key paths, the observer is registered under the part of the state
     /// the key path reaches, and is not even called (no read, no `==`) after an action whose
     /// applied units write elsewhere. A key path the library cannot locate (one through a computed

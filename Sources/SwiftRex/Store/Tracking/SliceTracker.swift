@@ -17,6 +17,8 @@ internal final class SliceSubject: Observable, Sendable {
 internal class TrackedSlice {
     let key: SliceKey
     let keyPath: KeyPath<SliceSubject, Void>
+    /// The regions whose writes may change the value (see ``ObserverRegions``).
+    var interest = ObserverRegions.all
     /// Read since it last fired: compared (and fired) after the next change.
     var isArmed = true
 
@@ -86,8 +88,12 @@ internal final class SliceTracker {
     private var stale: [SliceKey] = []
     /// The index of the next entry's key path.
     private var nextSlice = 0
+    /// The regions whose writes may change what `key` reads.
+    private let interest: (SliceKey) -> UInt64
 
-    init() {}
+    init(interest: @escaping (SliceKey) -> UInt64) {
+        self.interest = interest
+    }
 
     /// Records a read of `value` under `key`, and tells the registrar (so the client tracking this
     /// read, if any, depends on it). A first read makes its entry's `read` of the store's state,
@@ -120,20 +126,22 @@ internal final class SliceTracker {
 
     private func add(_ entry: TrackedSlice) {
         if entries.count >= Self.entryLimit { fireAll() }
+        entry.interest = interest(entry.key)
         entries[entry.key] = entry
         registrar.access(subject, keyPath: entry.keyPath)
     }
 
-    /// After a change: fires the armed entries whose value changed, drops those still disarmed
-    /// since the last change. Clients may read (and arm entries) while being told.
-    func stateDidChange() {
+    /// After a change that wrote `regions`: fires the armed entries whose value changed (an entry
+    /// no write reached is not read again), drops those still disarmed since the last change.
+    /// Clients may read (and arm entries) while being told.
+    func stateDidChange(writing regions: UInt64) {
         // Takes the buffer of the last change: one made while clients are told takes an empty one.
         var firing: [TrackedSlice] = []
         swap(&firing, &fired)
         for entry in entries.values {
             if !entry.isArmed {
                 stale.append(entry.key)
-            } else if entry.fires() {
+            } else if entry.interest & regions != 0, entry.fires() {
                 firing.append(entry)
             }
         }

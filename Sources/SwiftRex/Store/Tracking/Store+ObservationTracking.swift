@@ -38,7 +38,13 @@ extension Store: TrackingRoute {
     /// The tracker, made at the first tracked read, and its observer, added while it has entries:
     /// a Store nobody tracks does no work for tracking when an action mutates.
     private func startTracking() -> SliceTracker {
-        let tracker = tracking ?? SliceTracker()
+        let regions = observerRegions
+        let tracker =
+            tracking
+            ?? SliceTracker { key in
+                let footprint = (key.path as? PartialKeyPath<State>).map { StateFootprint.bytes(inlineRange(of: $0)) }
+                return regions.interest(reading: footprint)
+            }
         tracking = tracker
         if tracker.subscription == nil {
             tracker.subscription = observers.add(
@@ -51,7 +57,7 @@ extension Store: TrackingRoute {
     /// Compares the tracked reads after a change; the observer goes once no entry is left.
     private func trackedStateDidChange() {
         guard let tracker = tracking else { return }
-        tracker.stateDidChange()
+        tracker.stateDidChange(writing: lastWrittenRegions)
         if tracker.entries.isEmpty, let (id, flag) = tracker.subscription {
             tracker.subscription = nil
             flag.cancel()

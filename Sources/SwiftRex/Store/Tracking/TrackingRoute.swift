@@ -22,6 +22,24 @@ internal struct SliceKey: Hashable {
         key.scopes.append(scope)
         return key
     }
+
+    /// The key path from the store's state to the value read, when every projection it was read
+    /// through is scoped by a key path; `nil` otherwise.
+    var path: AnyKeyPath? {
+        var path: AnyKeyPath?
+        // The outermost projection's scope was appended last.
+        for scope in scopes.reversed() {
+            guard let next = scope.base as? AnyKeyPath else { return nil }
+            guard let current = path else {
+                path = next
+                continue
+            }
+            guard let joined = current.appending(path: next) else { return nil }
+            path = joined
+        }
+        guard let current = path else { return member }
+        return current.appending(path: member)
+    }
 }
 
 /// The scope of a projection whose mapping is a closure: equal only to itself.
