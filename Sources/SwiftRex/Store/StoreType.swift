@@ -20,7 +20,7 @@ public protocol StoreType<Action, State>: AnyObject {
     /// An action notifies unless it is `.unchanged` — no unit of the behavior applies to it; the
     /// Store never compares states, so an action whose reducer runs but leaves the state equal
     /// still notifies (the exact rule: <doc:DispatchPipeline>). To skip equal values, observe
-    /// with ``observe(changesOf:_:)``.
+    /// with ``observe(changesOf:_:)-(KeyPath<Self.State,Value>,_)``.
     func observe(willChange: (@MainActor () -> Void)?, didChange: (@MainActor () -> Void)?) -> SubscriptionToken
 }
 

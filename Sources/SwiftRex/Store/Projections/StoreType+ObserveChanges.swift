@@ -78,7 +78,7 @@ extension StoreType {
     /// Observes the whole state, and calls `didChange` only when it differs (`!=`) from the state
     /// this observer last saw: actions that mutate but leave the state equal are skipped.
     ///
-    /// Shorthand for ``observe(changesOf:_:)`` with the state itself; the same caution applies:
+    /// Shorthand for ``observe(changesOf:_:)-(KeyPath<Self.State,Value>,_)`` with the state itself; the same caution applies:
     /// holding the last state makes the next in-place mutation of its copy-on-write storage copy it
     /// once. For a large state, observe a narrow value, or put a ``StoreBuffer`` over a narrow
     /// ``StoreProjection``.
@@ -89,7 +89,7 @@ extension StoreType {
     }
 }
 
-/// The last value an ``StoreType/observe(changesOf:_:)`` observer saw (main actor only).
+/// The last value an `observe(changesOf:_:)` observer saw (main actor only).
 private final class LastObservedValue<Value> {
     var value: Value
 
