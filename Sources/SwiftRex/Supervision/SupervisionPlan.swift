@@ -223,11 +223,13 @@ internal final class SupervisionPlan<State: Sendable, Action: Sendable, Environm
     func reconcilePatches(
         mask: UInt64, addressed: Int?, action: Action, state: inout State, environment: Environment, engine: EffectEngine<Action>, depth: Int
     ) -> Bool {
-        patches.removeAll(keepingCapacity: true)
-        editedSegments.removeAll(keepingCapacity: true)
+        // Emptied only when they hold something: emptying an empty array still walks the
+        // generic range-replacement path.
+        if !patches.isEmpty { patches.removeAll(keepingCapacity: true) }
+        if !editedSegments.isEmpty { editedSegments.removeAll(keepingCapacity: true) }
         defer {
-            patches.removeAll(keepingCapacity: true)
-            editedSegments.removeAll(keepingCapacity: true)
+            if !patches.isEmpty { patches.removeAll(keepingCapacity: true) }
+            if !editedSegments.isEmpty { editedSegments.removeAll(keepingCapacity: true) }
         }
         for index in segments.indices where mask & Self.bit(index) != 0 {
             let segment = segments[index]
