@@ -191,6 +191,29 @@ enum Grid {
         #expect(store.openChannelIDs.count == 1_002)
     }
 
+    /// A cell's new level reaches its own live channel alone, an unchanged level delivers
+    /// nothing, and a channel closed from outside is opened again by its cell's next new level.
+    @Test func aCellsNewLevelIsDeliveredToItsChannelAloneAndReopensAClosedOne() {
+        let events = Grid.Events()
+        let store = Store(initial: Grid.initial(cells: 3), behavior: Grid.app(events: events, evaluations: F.Counter()), environment: ())
+        var seen = events.values.count
+        func newEvents() -> [String] {
+            defer { seen = events.values.count }
+            return Array(events.values.dropFirst(seen))
+        }
+
+        store.dispatch(.cell(ElementAction(1, action: .setLevel(4))))
+        #expect(newEvents() == ["c1 level 4"])
+        store.dispatch(.cell(ElementAction(1, action: .setLevel(4))))
+        #expect(newEvents() == [])
+
+        store.cancelEffects(id: ElementEffectID(site: "cells", element: 1, inner: "feed"))
+        #expect(newEvents() == ["c1 close"])
+        store.dispatch(.cell(ElementAction(1, action: .setLevel(5))))
+        #expect(newEvents() == ["c1 open", "c1 level 5"])
+        #expect(store.openChannelIDs.count == 5)
+    }
+
     @Test func aParentMutationReevaluatesEverything() {
         let events = Grid.Events()
         let evaluations = F.Counter()

@@ -56,6 +56,21 @@ public struct ElementEffectID: Hashable, Sendable, CustomStringConvertible {
         self.init(site: LiftSite(site), element: element, inner: inner)
     }
 
+    /// The key of `element`'s effect `inner` under `site`: `remembered` itself when it is that key,
+    /// so a key re-derived on every evaluation is neither rebuilt nor hashed again, and compares
+    /// by identity with the copies memory holds.
+    @inlinable
+    static func key(
+        site: LiftSite, element: some Hashable & Sendable, inner: AnyHashableSendable, reusing remembered: AnyHashableSendable?
+    ) -> AnyHashableSendable {
+        if let remembered, case .scoped(let key) = remembered.direct, key.value.inner == inner, key.value.site == site,
+            key.value.element == AnyHashableSendable(element)
+        {
+            return remembered
+        }
+        return AnyHashableSendable(ElementEffectID(site: site, element: element, inner: inner))
+    }
+
     /// `site[element]/inner`.
     public var description: String { "\(site)[\(element)]/\(inner)" }
 }

@@ -23,7 +23,7 @@ extension ElementLift {
                     var channels: Keep<GA> = []
                     for (id, supervision) in perElement {
                         for channel in supervision.runReader(local) {
-                            channels.append(channel.liftedToElement(id, site: site) { embed(id, $0) })
+                            channels.append(channel.liftedToElement(id, site: site, reusing: nil, embedding: embed))
                         }
                     }
                     return channels
@@ -42,9 +42,12 @@ extension ElementLift {
         return .make(
             element: element, forEachElement: forEachElement, forEachSlotted: forEachSlotted, journal: journal,
             addressedID: { extractAddressed?($0)?.id }, narrow: narrow
-        ) { id, slice, environment, keep in
+        ) { id, slice, environment, remembered, keep in
+            var position = 0
             for channel in supervise(slice).runReader(environment) {
-                keep.append(channel.liftedToElement(id, site: site) { embed(id, $0) })
+                let key = position < remembered.count ? remembered[position] : nil
+                keep.append(channel.liftedToElement(id, site: site, reusing: key, embedding: embed))
+                position &+= 1
             }
         }
     }

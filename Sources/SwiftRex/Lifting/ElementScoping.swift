@@ -37,11 +37,14 @@ extension Channel {
     /// This channel's actions transformed and its id (and its component's id) stamped with the
     /// element and the lift site: `mapAction` then `scopedToElement`, building one channel where
     /// the two build two (a collection's supervision does this for every channel of every element).
+    /// `remembered`, the id this element's channel had at the last reconcile, is reused when it is
+    /// the same id: memory and the engine then find the very key they hold.
     @inlinable
     internal func liftedToElement<NewAction: Sendable>(
-        _ element: some Hashable & Sendable, site: LiftSite, _ transform: @escaping @Sendable (Action) -> NewAction
+        _ element: some Hashable & Sendable, site: LiftSite, reusing remembered: AnyHashableSendable? = nil,
+        _ transform: @escaping @Sendable (Action) -> NewAction
     ) -> Channel<NewAction> {
-        let scopedID = AnyHashableSendable(ElementEffectID(site: site, element: element, inner: id))
+        let scopedID = ElementEffectID.key(site: site, element: element, inner: id, reusing: remembered)
         var scheduling = component.scheduling
         scheduling.id = scopedID
         return Channel<NewAction>(
@@ -50,6 +53,37 @@ extension Channel {
             broadcastIdentity: broadcastIdentity,
             settle: settle,
             component: component.map(transform, scheduling: scheduling, owner: nil)
+        )
+    }
+
+    /// `liftedToElement` re-embedding with `embed(element, action)`: the opener is rewrapped by
+    /// one closure that captures the element, where a transform closure and the rewrapped opener
+    /// would be two allocations on every evaluation of the element.
+    @inlinable
+    internal func liftedToElement<ID: Hashable & Sendable, NewAction: Sendable>(
+        _ element: ID, site: LiftSite, reusing remembered: AnyHashableSendable?, embedding embed: @escaping @Sendable (ID, Action) -> NewAction
+    ) -> Channel<NewAction> {
+        // A supervised channel's component: no work of its own, a payload. Anything else is mapped whole.
+        guard case .cancelOnly = component.work, let payload = component.channel else {
+            return liftedToElement(element, site: site, reusing: remembered) { embed(element, $0) }
+        }
+        let scopedID = ElementEffectID.key(site: site, element: element, inner: id, reusing: remembered)
+        var scheduling = component.scheduling
+        scheduling.id = scopedID
+        var start: Effect<NewAction>.Component.ChannelPayload.Start?
+        if let inner = payload.start {
+            start = { first, send, complete in
+                inner(first, { action in send(action.map { embed(element, $0) }) }, complete)
+            }
+        }
+        let lifted = Effect<NewAction>.Component.ChannelPayload(
+            value: payload.value, start: start, delivery: payload.delivery, deliversOnOpen: payload.deliversOnOpen)
+        return Channel<NewAction>(
+            id: scopedID,
+            resetIdentity: resetIdentity,
+            broadcastIdentity: broadcastIdentity,
+            settle: settle,
+            component: Effect<NewAction>.Component(work: .cancelOnly, scheduling: scheduling, channel: lifted, owner: nil)
         )
     }
 

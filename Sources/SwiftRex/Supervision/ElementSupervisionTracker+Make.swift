@@ -1,6 +1,7 @@
 extension ElementSupervisionTracker {
     /// A tracker over one collection lift's container, reached through the lift's closures, with
-    /// `channels` the channels one element wants (re-embedded into the app's actions). Inlined
+    /// `channels` the channels one element wants (re-embedded into the app's actions), given the
+    /// keys it wanted last when they are known (reused when unchanged). Inlined
     /// where the lift is made, so the per-element work below is specialised for the app's types.
     @MainActor @inlinable
     static func make<LS, LE>(
@@ -10,14 +11,14 @@ extension ElementSupervisionTracker {
         journal: LaneJournal<GS, ID>?,
         addressedID: @escaping @Sendable (GA) -> ID?,
         narrow: @escaping @Sendable (GE) -> LE,
-        channels: @escaping @MainActor (ID, LS, LE, inout Keep<GA>) -> Void
+        channels: @escaping @MainActor (ID, LS, LE, ElementKeys, inout Keep<GA>) -> Void
     ) -> ElementSupervisionTracker {
         return ElementSupervisionTracker(
             journal: journal,
             evaluateAddressed: { action, state, environment, memo, addressed, keep in
                 guard let id = addressedID(action), let remembered = memo[id] else { return nil }
                 addressed = id
-                if let slice = element(id, state) { channels(id, slice, narrow(environment), &keep) }
+                if let slice = element(id, state) { channels(id, slice, narrow(environment), remembered.keys, &keep) }
                 return remembered
             },
             commitAddressed: { memo, addressed, keys in
@@ -28,7 +29,7 @@ extension ElementSupervisionTracker {
                 let local = narrow(environment)
                 @MainActor func record(_ id: ID, _ ordinal: Int, _ slice: LS) {
                     let start = keep.count
-                    channels(id, slice, local, &keep)
+                    channels(id, slice, local, .none, &keep)
                     ordinals.append(ordinal)
                     ids.append(id)
                     keys.append(ElementKeys(keep, start..<keep.count))
@@ -41,9 +42,9 @@ extension ElementSupervisionTracker {
                     forEachElement(state) { id, slice in record(id, ids.count, slice) }
                 }
             },
-            evaluateOne: { id, state, environment, keep in
+            evaluateOne: { id, state, environment, remembered, keep in
                 guard let slice = element(id, state) else { return false }
-                channels(id, slice, narrow(environment), &keep)
+                channels(id, slice, narrow(environment), remembered, &keep)
                 return true
             },
             buildMemo: Self.buildMemo, updateMemoKeys: Self.updateMemoKeys, memoMatches: Self.memoMatches,

@@ -13,8 +13,8 @@ internal final class ElementSupervisionTracker<GA: Sendable, GS: Sendable, GE: S
     /// Appends every element's channels in container order, recording each element's id, keys
     /// and ordinal.
     @usableFromInline typealias EvaluateAll = @MainActor (GS, GE, inout Keep<GA>, inout [ID], inout [ElementKeys], inout [Int]) -> Void
-    /// Appends one element's channels; `false` when the element is absent.
-    @usableFromInline typealias EvaluateOne = @MainActor (ID, GS, GE, inout Keep<GA>) -> Bool
+    /// Appends one element's channels, given the keys it wanted last; `false` when the element is absent.
+    @usableFromInline typealias EvaluateOne = @MainActor (ID, GS, GE, ElementKeys, inout Keep<GA>) -> Bool
     /// Refills the memo with recorded ids, keys and ordinals (first occurrence of an id wins),
     /// and the memo's id at each ordinal (its inverse: see `memoIDs`), reusing both tables'
     /// storage: a 100k-entry table is not allocated anew (nor its pages made resident again).
@@ -166,10 +166,9 @@ internal final class ElementSupervisionTracker<GA: Sendable, GS: Sendable, GE: S
     }
 
     @usableFromInline
-    func evaluateAddressed(_ action: GA, _ state: inout GS, _ environment: GE) -> (previous: ElementKeys, channels: Keep<GA>, ordinal: Int)? {
-        var keep: Keep<GA> = []
+    func evaluateAddressed(_ action: GA, _ state: inout GS, _ environment: GE, into keep: inout Keep<GA>) -> (previous: ElementKeys, ordinal: Int)? {
         guard let remembered = evaluateAddressedElement(action, state, environment, &memo, &lastAddressed, &keep) else { return nil }
-        return (remembered.keys, keep, remembered.ordinal)
+        return (remembered.keys, remembered.ordinal)
     }
 
     @usableFromInline
@@ -186,8 +185,8 @@ internal final class ElementSupervisionTracker<GA: Sendable, GS: Sendable, GE: S
         pendingVersion = journal.version(state)
         for id in editedBuffer {
             var keep: Keep<GA> = []
-            let present = evaluateElement(id, state, environment, &keep)
             let remembered = memo[id]
+            let present = evaluateElement(id, state, environment, remembered?.keys ?? .none, &keep)
             guard let ordinal = present ? journal.slot(id, state) : remembered?.ordinal else { continue }
             pendingEdits.append((id, present ? ElementKeys(keep) : nil, ordinal))
             changes.append(ElementChange(previous: remembered?.keys ?? .none, channels: keep, ordinal: ordinal))

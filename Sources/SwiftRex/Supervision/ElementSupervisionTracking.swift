@@ -23,10 +23,11 @@ internal protocol ElementSupervisionTracking<State, Action, Environment>: AnyObj
     var pendingMatchesMemo: Bool { get }
     /// Appends the container order of every channel the last `evaluateAll` produced.
     func appendOrders(segment: Int, into orders: inout [UInt64])
-    /// The keys the element addressed by `action` wanted last, its channels now (empty when it is
-    /// gone) and its ordinal; `nil` when the action addresses no element this lift knew.
-    func evaluateAddressed(_ action: Action, _ state: inout State, _ environment: Environment) -> (
-        previous: ElementKeys, channels: Keep<Action>, ordinal: Int
+    /// The keys the element addressed by `action` wanted last and its ordinal, its channels now
+    /// appended to `keep` (none when it is gone: `keep` is a buffer the caller reuses, so a
+    /// dispatch allocates no list of them); `nil` when the action addresses no element this lift knew.
+    func evaluateAddressed(_ action: Action, _ state: inout State, _ environment: Environment, into keep: inout Keep<Action>) -> (
+        previous: ElementKeys, ordinal: Int
     )?
     /// Remembers `keys` for the element the last `evaluateAddressed` call addressed.
     func commitAddressed(_ keys: ElementKeys)

@@ -56,14 +56,16 @@ internal final class FocusedSupervisionTracker<LA: Sendable, LS: Sendable, LE: S
     func appendOrders(segment: Int, into orders: inout [UInt64]) { inner.appendOrders(segment: segment, into: &orders) }
 
     @usableFromInline
-    func evaluateAddressed(_ action: GA, _ state: inout GS, _ environment: GE) -> (previous: ElementKeys, channels: Keep<GA>, ordinal: Int)? {
+    func evaluateAddressed(_ action: GA, _ state: inout GS, _ environment: GE, into keep: inout Keep<GA>) -> (previous: ElementKeys, ordinal: Int)? {
         guard let local = extract(action) else { return nil }
         let inner = self.inner
         let narrowed = narrow(environment)
-        var evaluated: (previous: ElementKeys, channels: Keep<LA>, ordinal: Int)?
-        _ = inspectFocus(&state) { slice in evaluated = inner.evaluateAddressed(local, &slice, narrowed) }
-        guard let (previous, channels, ordinal) = evaluated else { return nil }
-        return (previous, channels.map { $0.mapAction(embed) }, ordinal)
+        var channels: Keep<LA> = []
+        var evaluated: (previous: ElementKeys, ordinal: Int)?
+        _ = inspectFocus(&state) { slice in evaluated = inner.evaluateAddressed(local, &slice, narrowed, into: &channels) }
+        guard let evaluated else { return nil }
+        for channel in channels { keep.append(channel.mapAction(embed)) }
+        return evaluated
     }
 
     @usableFromInline

@@ -70,6 +70,8 @@ internal final class SupervisionPlan<State: Sendable, Action: Sendable, Environm
     /// The collection segments patched from their containers' journals in this reconcile.
     @exclusivity(unchecked) @usableFromInline var editedSegments: [Int] = []
     @exclusivity(unchecked) @usableFromInline var patches: [SegmentPatch<Action>] = []
+    /// A reused buffer of the channels the addressed element wants (emptied after each use).
+    @exclusivity(unchecked) @usableFromInline var addressedChannels: Keep<Action> = []
     /// A reused buffer of the elements a container's journal says changed.
     @exclusivity(unchecked) @usableFromInline var changes: [ElementChange<Action>] = []
     /// Whether the trackers' memos and the segments' keys describe the engine's memory.
@@ -221,22 +223,30 @@ internal final class SupervisionPlan<State: Sendable, Action: Sendable, Environm
     func reconcilePatches(
         mask: UInt64, addressed: Int?, action: Action, state: inout State, environment: Environment, engine: EffectEngine<Action>, depth: Int
     ) -> Bool {
-        patches.removeAll(keepingCapacity: true)
-        editedSegments.removeAll(keepingCapacity: true)
+        // Emptied only when they hold something: emptying an empty array still walks the
+        // generic range-replacement path.
+        if !patches.isEmpty { patches.removeAll(keepingCapacity: true) }
+        if !editedSegments.isEmpty { editedSegments.removeAll(keepingCapacity: true) }
         defer {
-            patches.removeAll(keepingCapacity: true)
-            editedSegments.removeAll(keepingCapacity: true)
+            if !patches.isEmpty { patches.removeAll(keepingCapacity: true) }
+            if !editedSegments.isEmpty { editedSegments.removeAll(keepingCapacity: true) }
         }
         for index in segments.indices where mask & Self.bit(index) != 0 {
             let segment = segments[index]
             // A journaled container recorded the addressed element's edit too: its journal path
             // below covers it and keeps the memo in step with the journal.
             if index == addressed, let tracker = segment.tracker, !tracker.hasJournal {
-                guard let (previous, channels, ordinal) = tracker.evaluateAddressed(action, &state, environment) else { return false }
+                // Emptied after use: unless a patch holds them, the buffer is reused as it is.
+                defer { addressedChannels.removeAll(keepingCapacity: true) }
+                guard let (previous, ordinal) = tracker.evaluateAddressed(action, &state, environment, into: &addressedChannels) else {
+                    return false
+                }
                 counts.elementEvaluations &+= 1
-                let elementOrders = elementOrders(segment: index, ordinal: ordinal, count: channels.count)
-                if reconciler.patchMatches(index, previous: previous, channels: channels, orders: elementOrders) { continue }
-                patches.append(SegmentPatch(segment: index, previous: Array(previous), channels: channels, orders: elementOrders, kind: .addressed))
+                if feedAddressed(mask: mask, segment: index, previous: previous, ordinal: ordinal, engine: engine, depth: depth) { return true }
+                let elementOrders = elementOrders(segment: index, ordinal: ordinal, count: addressedChannels.count)
+                if reconciler.patchMatches(index, previous: previous, channels: addressedChannels, orders: elementOrders) { continue }
+                patches.append(
+                    SegmentPatch(segment: index, previous: Array(previous), channels: addressedChannels, orders: elementOrders, kind: .addressed))
                 continue
             }
             changes.removeAll(keepingCapacity: true)
@@ -287,6 +297,24 @@ internal final class SupervisionPlan<State: Sendable, Action: Sendable, Environm
         counts.patchedReconciles &+= 1
         commitPatches()
         return true
+    }
+
+    /// Feeds the addressed element's channels (in `addressedChannels`) in place when its segment
+    /// is the only one affected and the element keeps its channels (see
+    /// `ChannelReconciler.feedElement`); `false`, having done nothing, otherwise.
+    @inlinable
+    func feedAddressed(mask: UInt64, segment: Int, previous: ElementKeys, ordinal: Int, engine: EffectEngine<Action>, depth: Int) -> Bool {
+        guard mask == Self.bit(segment), segment < Self.sharedBitIndex else { return false }
+        switch reconciler.feedElement(segment, previous: previous, channels: addressedChannels, ordinal: ordinal, depth: depth, on: engine) {
+        case .unchanged:
+            counts.unchangedPartials &+= 1
+            return true
+        case .fed:
+            counts.patchedReconciles &+= 1
+            return true
+        case .other:
+            return false
+        }
     }
 
     /// The container order of an element's `count` channels.
