@@ -26,7 +26,7 @@ public struct EffectScheduling: Equatable, Sendable {
     /// Cancels whatever runs under ``id`` before starting.
     public var exclusive: Bool
     /// A cancel-only sentinel: the engine cancels ``id`` and never subscribes the component.
-    public var cancelsOnly: Bool { isCancelSentinel }
+    @inlinable public var cancelsOnly: Bool { isCancelSentinel }
     @usableFromInline
     internal var isCancelSentinel: Bool
 

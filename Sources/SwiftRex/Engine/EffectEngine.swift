@@ -104,10 +104,12 @@ internal final class EffectEngine<Action: Sendable> {
             return
         }
         isBusy = true
+        let timing = ScheduleTiming(scheduling)
         // The clock is read only when the scheduling uses time (a delay, coalescing or a
         // channel's settle and pacing): reading it is a call through the injected closure.
-        let now = scheduling.delay == nil && scheduling.coalesce == nil && traits == nil ? .zero : clock.now()
-        perform(machine.schedule(consume payload, scheduling: scheduling, traits: traits, now: now), now: now)
+        let now = timing.isTimeless && traits == nil ? .zero : clock.now()
+        // The scheduling's copy is taken apart on its last use: its id is moved to the machine.
+        perform(machine.schedule(consume payload, key: scheduling.id, timing: timing, traits: traits, now: now), now: now)
         endOperation()
     }
 

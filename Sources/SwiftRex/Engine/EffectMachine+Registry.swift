@@ -20,7 +20,7 @@ extension EffectMachine {
         // The slot found last is checked first: a search-style id comes back with every query,
         // and comparing one key costs a fraction of the dictionary's hashing and probing. A freed
         // slot's key is nil, so a stale slot never matches.
-        if lastSlot >= 0, lastSlot < slotKey.count, case .some(let stored) = slotKey[lastSlot], stored == key { return lastSlot }
+        if lastSlot >= 0, lastSlot < slotKey.count, Self.holds(&slotKey[lastSlot], key) { return lastSlot }
         if let slot = slotIndex[key] {
             lastSlot = slot
             return slot
@@ -41,6 +41,13 @@ extension EffectMachine {
         slotIndex[key] = slot
         lastSlot = slot
         return slot
+    }
+
+    /// Whether the stored key is `key`, compared where it lies: read through the array's getter,
+    /// the optional key was copied and destroyed around the comparison.
+    @inlinable @inline(__always)
+    static func holds(_ stored: inout AnyHashableSendable?, _ key: AnyHashableSendable) -> Bool {
+        stored?.isSameKey(as: key) ?? false
     }
 
     /// Takes the slot's run out, leaving it idle: its tokens (and a channel's pending delivery's,
@@ -162,4 +169,11 @@ extension EffectMachine {
         }
         return result
     }
+}
+
+extension AnyHashableSendable {
+    /// `self == other`, as a method: called through optional chaining on a stored key, it reads
+    /// the key in place.
+    @inlinable @inline(__always)
+    func isSameKey(as other: AnyHashableSendable) -> Bool { self == other }
 }

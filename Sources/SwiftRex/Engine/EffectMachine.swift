@@ -93,14 +93,29 @@ internal struct EffectMachine<Payload> {
     /// its delay or debounce window, unless a throttle window drops it.
     @inlinable
     mutating func schedule(_ payload: consuming Payload, scheduling: borrowing EffectScheduling, traits: ChannelTraits?, now: Duration) -> Step {
-        if scheduling.cancelsOnly {
-            guard let id = scheduling.id else { return .none }
-            return .cancel(cancel(key: id))
+        schedule(payload, key: scheduling.id, timing: ScheduleTiming(scheduling), traits: traits, now: now)
+    }
+
+    /// ``schedule(_:scheduling:traits:now:)`` with the scheduling taken apart: its id, moved in,
+    /// and its other knobs, plain values. The engine takes them out of its copy of the scheduling
+    /// on its last use: borrowed here, the scheduling was copied again (its id through the
+    /// runtime's generic witnesses) to read the id out of it.
+    @inlinable
+    mutating func schedule(
+        _ payload: consuming Payload, key id: consuming AnyHashableSendable?, timing: ScheduleTiming, traits: ChannelTraits?, now: Duration
+    ) -> Step {
+        let key: AnyHashableSendable
+        switch consume id {
+        case .some(let given):
+            key = given
+        case .none:
+            if timing.cancelsOnly { return .none }
+            key = nextAnonymousKey()
         }
-        let key = scheduling.id ?? nextAnonymousKey()
+        if timing.cancelsOnly { return .cancel(cancel(key: key)) }
         if let traits { return scheduleChannel(payload, traits: traits, key: key, now: now) }
         let slot = slotFor(key)
-        if case .throttle(let interval)? = scheduling.coalesce {
+        if case .throttle(let interval)? = timing.coalesce {
             if isThrottled(slot, interval: interval, now: now) {
                 freeIfEmpty(slot)
                 return .none
@@ -112,21 +127,29 @@ internal struct EffectMachine<Payload> {
         // so a negative delay never shortens a debounce (nor a negative window a delay).
         // (Compared through `attoseconds`, inline: `Duration`'s comparisons are calls.)
         var preWait = Duration.zero
-        if let delay = scheduling.delay, delay.attoseconds > 0 { preWait = delay }
-        if case .debounce(let window)? = scheduling.coalesce, window.attoseconds > 0 { preWait = preWait.saturatingAdding(window) }
+        if let delay = timing.delay, delay.attoseconds > 0 { preWait = delay }
+        if case .debounce(let window)? = timing.coalesce, window.attoseconds > 0 { preWait = preWait.saturatingAdding(window) }
         let waits = preWait.attoseconds > 0
         var cancels = EffectCancellations()
         // A start that waits replaces a waiting one in place: its timer is rescheduled, not
         // cancelled and queued again.
-        if !waits || !isWaiting(slot) { stopRun(slot, into: &cancels) }
+        let restarts = waits && isWaiting(slot)
+        if !restarts { stopRun(slot, into: &cancels) }
         let generation = nextGeneration()
         guard waits else {
             run[slot] = .starting(generation)
             return .subscribe(cancels, payload, key: key, slot: slot, generation: generation)
         }
         run[slot] = .waiting(generation)
-        waiting[slot] = consume payload
-        return queue(EffectTimer(slot: slot, generation: generation, purpose: .start, deadline: now.saturatingAdding(preWait)), cancelling: cancels)
+        if restarts {
+            // A waiting slot holds its payload: it is replaced where it lies (assigning the
+            // optional went through the runtime's generic enum witnesses first).
+            waiting[slot]! = consume payload
+        } else {
+            waiting[slot] = consume payload
+        }
+        return queue(
+            EffectTimer(slot: slot, generation: generation, purpose: .start, deadline: now.saturatingAdding(preWait)), cancelling: consume cancels)
     }
 
     /// The first half of starting a one-shot run under `key` at once (no delay, no coalescing, not
@@ -150,9 +173,8 @@ internal struct EffectMachine<Payload> {
     @inlinable
     mutating func scheduleChannel(
         _ payload: consuming Payload, traits: ChannelTraits, key: AnyHashableSendable, now: Duration,
-        cancelling taken: EffectCancellations = EffectCancellations()
+        cancelling cancels: consuming EffectCancellations = EffectCancellations()
     ) -> Step {
-        var cancels = taken
         let slot = slotFor(key)
         if case .channel(_, _, let sink, let delivery) = run[slot] {
             switch delivery {
@@ -173,7 +195,7 @@ internal struct EffectMachine<Payload> {
                 let generation = nextGeneration()
                 deliverTimer[slot] = PendingTimer(generation: generation, payload: payload, traits: nil)
                 let timer = EffectTimer(slot: slot, generation: generation, purpose: .deliver, deadline: now.saturatingAdding(window))
-                return queue(timer, cancelling: cancels)
+                return queue(timer, cancelling: consume cancels)
             }
         }
         guard !traits.isPipeOnly else {
@@ -254,7 +276,7 @@ internal struct EffectMachine<Payload> {
                 let key = slotKey[slot]
             else { return .none }
             dropTimer(slot, .settle, into: &cancels)
-            return scheduleChannel(pending.payload, traits: traits, key: key, now: now, cancelling: cancels)
+            return scheduleChannel(pending.payload, traits: traits, key: key, now: now, cancelling: consume cancels)
         }
     }
 
@@ -333,8 +355,9 @@ internal struct EffectMachine<Payload> {
     /// Queues `timer` (replacing in place the one pending for its slot and purpose), then cancels
     /// `cancels`, and arms the wake when the timer is due before the armed one.
     @inlinable
-    mutating func queue(_ timer: EffectTimer, cancelling taken: EffectCancellations) -> Step {
-        var cancels = taken
+    mutating func queue(_ timer: EffectTimer, cancelling cancels: consuming EffectCancellations) -> Step {
+        // Consumed: a borrowed set was copied here, and the caller's three optional tokens were
+        // destroyed through the runtime's generic witnesses.
         guard timers.schedule(timer) else { return .cancel(cancels) }
         cancels.append(timers.takeWakeToken())
         return .arm(cancels, deadline: timer.deadline)

@@ -111,3 +111,26 @@ internal enum EffectStep<Payload> {
     /// Nothing to do.
     @inlinable static var none: EffectStep { .cancel(EffectCancellations()) }
 }
+
+/// The knobs of an ``EffectScheduling`` the machine reads besides its id: plain values, read out
+/// of a component in place.
+@usableFromInline
+internal struct ScheduleTiming {
+    @usableFromInline let cancelsOnly: Bool
+    @usableFromInline let delay: Duration?
+    @usableFromInline let coalesce: EffectScheduling.Coalesce?
+
+    @inlinable @inline(__always)
+    init(_ scheduling: borrowing EffectScheduling) {
+        cancelsOnly = scheduling.isCancelSentinel
+        delay = scheduling.delay
+        coalesce = scheduling.coalesce
+    }
+
+    /// Whether the component never reads the clock (no delay, no coalescing).
+    @inlinable var isTimeless: Bool {
+        if case .some = delay { return false }
+        if case .some = coalesce { return false }
+        return true
+    }
+}

@@ -52,7 +52,7 @@ internal struct EngineClock: Sendable {
 extension Duration {
     /// `self + other`, clamped to the largest or smallest representable duration instead of trapping
     /// on overflow: a delay plus a debounce near `Duration`'s limit waits as long as it can.
-    @usableFromInline
+    @inlinable @inline(__always)
     internal func saturatingAdding(_ other: Duration) -> Duration {
         let (sum, overflow) = attoseconds.addingReportingOverflow(other.attoseconds)
         if !overflow { return Duration(attoseconds: sum) }
