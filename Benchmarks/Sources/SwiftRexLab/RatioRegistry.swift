@@ -60,6 +60,11 @@ enum RatioRegistry {
         // of the whole state; and the same fifty on closure projections, all called.
         PairedRatio("store.observe.slices", over: "store.dispatch.wide50.caseIndexed"),
         PairedRatio("store.observe.slices.closures", over: "store.observe.slices"),
+        // One observer per row, one row edited per dispatch: flat in the number of rows, and
+        // about a dispatch with one observer.
+        PairedRatio(key("store.observe.rows", 10_000), over: key("store.observe.rows", 100), limit: 1.5),
+        PairedRatio(key("store.observe.rows", 100), over: key("store.dispatch.reducer"), limit: 3),
+        PairedRatio(key("store.observe.rows", 100_000), over: key("store.dispatch.reducer"), limit: 3),
         // A SwiftUI-style tracked read, told of each change and tracking again, against one
         // observer; and the same client of a plain Observable class (what Observation costs).
         PairedRatio("store.observe.tracking", over: "store.dispatch.reducer", limit: 5),

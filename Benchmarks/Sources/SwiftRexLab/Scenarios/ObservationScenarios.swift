@@ -8,9 +8,18 @@ import Synchronization
 /// is told of the change, and tracks again (a view's body evaluated after each invalidation).
 @MainActor
 enum ObservationScenarios {
-    /// `store.observe.tracking` and its control, `store.observe.slices` and its closure twin.
+    /// `store.observe.tracking` and its control, `store.observe.slices` and its closure twin,
+    /// `store.observe.rows`.
     static var all: [Scenario] {
         [
+            Scenario(
+                name: "store.observe.rows", sizes: [100, 10_000, 100_000], allocationIterations: 64,
+                instructions: .counted(maxSize: 10_000)
+            ) { size in
+                // One observer per row, each on its row's element projection, as a list UI with an
+                // observer per row; each dispatch edits one row, so one row's observer has news.
+                rowObserverLoop(size: size)
+            },
             Scenario(name: "store.observe.slices") {
                 // The case-indexed app with one observer per feature, each on its feature's
                 // key-path projection: a dispatch calls the one observer of the feature it writes.
@@ -106,6 +115,22 @@ extension ObservationScenarios {
         let actions = (0..<64).map { NestedLiftScenarios.caseIndexedPrisms[($0 &* 37) % 50].review(counters[$0]) }
         return { iterations in
             for index in 0..<iterations { store.dispatch(actions[index & 63]) }
+            blackHole(tokens)
+        }
+    }
+
+    /// `size` rows, one element-projection observer per row, one row edited per dispatch.
+    static func rowObserverLoop(size: Int) -> Measured {
+        typealias L = LiftScenarios
+        let store = Store(
+            initial: L.Rows(rows: (0..<size).map { L.Row(id: $0) }), reducer: L.rowReducer.liftCollection(.action(L.rowPrism).state(\L.Rows.rows)))
+        let notifications = Slot(0)
+        let tokens = (0..<size).map { id in
+            store.projection(.action(L.rowPrism).state(\L.Rows.rows), element: id).observe(didChange: { notifications.value &+= 1 })
+        }
+        let ids = (0..<1_024).map { ($0 &* 7_919) % size }
+        return { iterations in
+            for index in 0..<iterations { store.dispatch(.row(ElementAction(ids[index & 1_023], action: .increment))) }
             blackHole(tokens)
         }
     }
