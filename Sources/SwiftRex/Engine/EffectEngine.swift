@@ -194,6 +194,21 @@ internal final class EffectEngine<Action: Sendable> {
         }
     }
 
+    /// Delivers a changed broadcast value into the channel under `key`, as a lone
+    /// ``ChannelOperation/redeliver(_:)`` would: one supervised element's feed builds no request
+    /// and no list of operations.
+    @inlinable
+    func redeliver(key: AnyHashableSendable, component: Effect<Action>.Component, traits: ChannelTraits, depth: Int) {
+        guard !isBusy else {
+            deferOperations([.redeliver(ChannelRequest(key: key, component: component, traits: traits, settle: nil))], depth: depth)
+            return
+        }
+        isBusy = true
+        let now = clock.now()
+        perform(machine.redeliver(EnginePayload(component: component, depth: depth), traits: traits, key: key, now: now), now: now)
+        endOperation()
+    }
+
     /// Cancels everything under `key`.
     func cancel(key: AnyHashableSendable) {
         run(.cancel(key))

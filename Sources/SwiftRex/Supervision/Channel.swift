@@ -220,6 +220,14 @@ internal final class ChannelDeclaration<Action: Sendable>: ChannelKeys, @uncheck
         self.component = component
         super.init(id: id, resetIdentity: resetIdentity, broadcastIdentity: broadcastIdentity, settle: settle)
     }
+
+    /// The traits of the component's channel side (`nil` when it has none), read without copying
+    /// the component.
+    @inlinable
+    var channelTraits: ChannelTraits? {
+        guard let payload = component.channel else { return nil }
+        return ChannelTraits(payload)
+    }
 }
 
 /// A channel's identity — its id, reset key and broadcast value — as four words: for each key its

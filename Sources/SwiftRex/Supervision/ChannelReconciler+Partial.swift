@@ -128,6 +128,11 @@ extension ChannelReconciler {
         guard changed else { return .unchanged }
         guard !lastFullHadDuplicates else { return .other }
         suppress(engine.takeCancelledIDs())
+        // Most elements have one channel: it is fed directly, with no operation built.
+        if channels.count == 1 {
+            feedLone(channels, remembered: first, depth: depth, on: engine)
+            return .fed
+        }
         for position in channels.indices {
             guard let index = position == 0 ? first : memoryIndex[channels[position].id],
                 memoryBroadcast[index] != channels[position].broadcastIdentity,
@@ -145,6 +150,20 @@ extension ChannelReconciler {
         }
         perform(on: engine, depth: depth)
         return .fed
+    }
+
+    /// Delivers and remembers the changed broadcast value of an element's one channel
+    /// (`channels[0]`, remembered at `index`). Out of line: inlined, it grows every store's
+    /// dispatch path that reaches `feedElement`.
+    @inlinable @inline(never) @MainActor
+    mutating func feedLone(_ channels: Keep<Action>, remembered index: Int, depth: Int, on engine: EffectEngine<Action>) {
+        // Read in place: the component is copied once, into what the engine keeps.
+        let declaration = channels[0].declaration
+        guard let traits = declaration.channelTraits else { return }
+        memoryBroadcast[index] = declaration.broadcastIdentity
+        memoryIdentity[index] = channels[0].identity
+        guard !memorySuppressed[index] else { return }
+        engine.redeliver(key: declaration.id, component: declaration.component, traits: traits, depth: depth)
     }
 
     // MARK: Patches (segments and single elements)
