@@ -35,7 +35,7 @@ internal struct ObserverRegions: Sendable {
     func bits(writing writes: StateFootprint?) -> UInt64 {
         guard let writes, !writes.isNone else { return 0 }
         guard !writes.isWhole, let index = footprints.firstIndex(of: writes) else { return Self.all }
-        return 1 << UInt64(min(index, Self.sharedBitIndex))
+        return Self.bit(index)
     }
 
     /// The bits of the regions an observer of `slice` must hear about (`nil`: the whole state).
@@ -43,8 +43,19 @@ internal struct ObserverRegions: Sendable {
         guard let slice, !slice.isWhole else { return Self.all }
         var interest = Self.unlocatedBit
         for (index, footprint) in footprints.enumerated() where footprint.overlaps(slice) {
-            interest |= 1 << UInt64(min(index, Self.sharedBitIndex))
+            interest |= Self.bit(index)
         }
         return interest
+    }
+
+    /// The bits of the regions an observer of the value at `path`, a key path from `State`, must
+    /// hear about (`nil`, or a path from another root: the whole state).
+    func interest<State>(readingPath path: AnyKeyPath?, of _: State.Type) -> UInt64 {
+        interest(reading: (path as? PartialKeyPath<State>).map { StateFootprint.bytes(inlineRange(of: $0)) })
+    }
+
+    /// The bit of the region at `index`.
+    private static func bit(_ index: Int) -> UInt64 {
+        1 << UInt64(min(index, sharedBitIndex))
     }
 }

@@ -58,8 +58,7 @@ extension Store {
     /// `slice`, a key path from the state (`nil`: the whole state).
     @usableFromInline
     func observe(slice: AnyKeyPath?, willChange: (@MainActor () -> Void)?, didChange: (@MainActor () -> Void)?) -> SubscriptionToken {
-        let footprint = (slice as? PartialKeyPath<State>).map { StateFootprint.bytes(inlineRange(of: $0)) }
-        return observe(interest: observerRegions.interest(reading: footprint), willChange: willChange, didChange: didChange)
+        observe(interest: observerRegions.interest(readingPath: slice, of: State.self), willChange: willChange, didChange: didChange)
     }
 
     private func observe(interest: UInt64, willChange: (@MainActor () -> Void)?, didChange: (@MainActor () -> Void)?) -> SubscriptionToken {

@@ -41,10 +41,7 @@ extension Store: TrackingRoute {
         let regions = observerRegions
         let tracker =
             tracking
-            ?? SliceTracker { key in
-                let footprint = (key.path as? PartialKeyPath<State>).map { StateFootprint.bytes(inlineRange(of: $0)) }
-                return regions.interest(reading: footprint)
-            }
+            ?? SliceTracker { regions.interest(readingPath: $0.path, of: State.self) }
         tracking = tracker
         if tracker.subscription == nil {
             tracker.subscription = observers.add(
