@@ -19,7 +19,7 @@ extension ReducerUnit {
     func confined(to footprint: StateFootprint) -> ReducerUnit {
         ReducerUnit(
             applies: applies, run: run, reduce: reduce, scope: scope, footprint: self.footprint.narrowed(to: footprint), actionCase: actionCase,
-            runIsComplete: runIsComplete, fusion: fusion)
+            runIsComplete: runIsComplete, fusion: fusion, address: address)
     }
 }
 

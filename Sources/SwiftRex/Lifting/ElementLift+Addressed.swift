@@ -75,6 +75,10 @@ extension ElementLift {
             }
             return located.result ? located.location : nil
         }
+        let token = self.token
+        let address = elementContainer.map { container in
+            ElementAddress<GA, GS>(token: token, container: container) { action in extract(action).map { AnyHashableSendable($0.id) } }
+        }
         let parts = AddressedReducerParts(
             extract: extract, decides: decides, modifyElement: modifyElement, modifyLocatedElement: modifyLocatedElement, run: run)
         return ReducerUnit(
@@ -95,7 +99,7 @@ extension ElementLift {
                 willWrite()
                 _ = parts.modifyLocatedElement(id, location, &state) { parts.run(local, &$0) }
                 return true
-            }, scope: .addressed(token), footprint: footprint, actionCase: actionCase)
+            }, scope: .addressed(token), footprint: footprint, actionCase: actionCase, address: address)
     }
 }
 

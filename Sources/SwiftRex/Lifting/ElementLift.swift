@@ -31,6 +31,9 @@ internal struct ElementLift<LA: Sendable, LS: Sendable, LE: Sendable, GA: Sendab
     /// Where the container lies in the app's state: every element unit touches it, and the
     /// elements owning its effects live there.
     @usableFromInline let container: FocusPlacement
+    /// Where the container lies and how the lane identifies elements, when the lane can tell:
+    /// the address of the element an addressed unit writes.
+    @usableFromInline let elementContainer: ElementContainer?
     /// The container's edit journal, when it keeps one (an `IdentifiedArray`): supervision then
     /// re-evaluates only the elements an edit touched.
     @usableFromInline let journal: LaneJournal<GS, ID>?
@@ -65,6 +68,7 @@ internal struct ElementLift<LA: Sendable, LS: Sendable, LE: Sendable, GA: Sendab
         self.site = site
         token = .next()
         container = .of(state)
+        elementContainer = SwiftRex.elementContainer(of: state)
         journal = laneJournal(of: state)
         forEachSlotted = laneSlottedForEach(of: state)
         locateElement = { state.locateElement($0, in: &$1) }

@@ -117,7 +117,8 @@ internal struct FocusLift<LA: Sendable, LS: Sendable, LE: Sendable, GA: Sendable
         let footprint = placement.embed(unit.footprint)
         switch unit {
         case .reducer(let inner):
-            return .reducer(liftReducer(inner, footprint))
+            let address: ElementAddress<GA, GS>? = inner.address.flatMap { $0.lifted(placement: placement, extract: extract) }
+            return .reducer(liftReducer(inner, footprint).addressing(address))
 
         case .producer(let produce, _):
             let isStrict = self.isStrict

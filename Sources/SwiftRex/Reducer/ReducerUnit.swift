@@ -48,6 +48,10 @@ internal struct ReducerUnit<Action, State>: Sendable {
     /// carries a fusion always carries that closure with it.
     @usableFromInline
     let fusion: UnretainedReference<ReducerFusion<Action, State>>?
+    /// The element the unit writes when its scope is ``MutationScope/addressed(_:)``, where the
+    /// container can be located: a Store then calls that element's observers alone.
+    @usableFromInline
+    let address: ElementAddress<Action, State>?
 
     /// A unit from a test and a reduce that runs when the test passes (`applies == nil`: always).
     @inlinable
@@ -63,6 +67,7 @@ internal struct ReducerUnit<Action, State>: Sendable {
         actionCase = nil
         runIsComplete = true
         fusion = nil
+        address = nil
         if let applies {
             self.run = { action, state in if applies(action, &state) { run(action, &state) } }
             reduce = { action, state, willWrite in
@@ -91,7 +96,8 @@ internal struct ReducerUnit<Action, State>: Sendable {
         footprint: UnitFootprint,
         actionCase: Int? = nil,
         runIsComplete: Bool = false,
-        fusion: UnretainedReference<ReducerFusion<Action, State>>? = nil
+        fusion: UnretainedReference<ReducerFusion<Action, State>>? = nil,
+        address: ElementAddress<Action, State>? = nil
     ) {
         self.applies = applies
         self.run = run
@@ -101,6 +107,15 @@ internal struct ReducerUnit<Action, State>: Sendable {
         self.actionCase = actionCase
         self.runIsComplete = runIsComplete
         self.fusion = fusion
+        self.address = address
+    }
+
+    /// This unit with `address` as the element it writes.
+    @inlinable
+    func addressing(_ address: ElementAddress<Action, State>?) -> ReducerUnit {
+        ReducerUnit(
+            applies: applies, run: run, reduce: reduce, scope: scope, footprint: footprint, actionCase: actionCase,
+            runIsComplete: runIsComplete, fusion: fusion, address: address)
     }
 
     /// Whether the unit acts on `action`. Takes the state `inout` only to pass its address: a

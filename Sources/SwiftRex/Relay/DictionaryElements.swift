@@ -71,6 +71,10 @@ extension Relay {
     }
 }
 
-extension Relay.DictionaryElements: PlacesFocus {
+extension Relay.DictionaryElements: PlacesFocus, LocatesElements {
     @inlinable var focusPlacement: FocusPlacement { .within(container.inlineRange) }
+
+    @inlinable var elementContainer: ElementContainer? {
+        container.inlineRange.map { ElementContainer(range: $0, identity: ElementIdentity([Key: Value].self, keying: .dictionaryKey)) }
+    }
 }

@@ -111,8 +111,12 @@ extension Relay {
     }
 }
 
-extension Relay.IdentifiedArrayElements: PlacesFocus {
+extension Relay.IdentifiedArrayElements: PlacesFocus, LocatesElements {
     @inlinable var focusPlacement: FocusPlacement { .within(container.inlineRange) }
+
+    @inlinable var elementContainer: ElementContainer? {
+        container.inlineRange.map { ElementContainer(range: $0, identity: ElementIdentity(IdentifiedArray<Element>.self, keying: .identifiable)) }
+    }
 }
 
 extension Relay.IdentifiedArrayElements: JournaledKeyedState {

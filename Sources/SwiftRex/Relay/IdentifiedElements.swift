@@ -16,6 +16,8 @@ extension Relay {
         /// Reads the id of the element a pointer addresses, where it lies.
         @usableFromInline let identifyInPlace: @Sendable (UnsafePointer<Container.Element>) -> ID
         @usableFromInline let cache = PositionCache<ID>()
+        /// How ``identify`` reads ids, when the library knows (`nil`: a closure it cannot compare).
+        @usableFromInline let keying: ElementKeying?
 
         /// Ids this lane's position cache has read by scanning or rebuilding, since the lane was
         /// made: how tests tell an O(1) lookup from a pass over the container.
@@ -28,9 +30,16 @@ extension Relay {
         /// A lane over a container lens and an id function.
         @inlinable
         public init(container: Lens<GlobalState, Container>, id identify: @escaping @Sendable (Container.Element) -> ID) {
+            self.init(container: container, id: identify, keying: nil)
+        }
+
+        /// A lane over a container lens and an id function that reads ids as `keying` says.
+        @inlinable
+        init(container: Lens<GlobalState, Container>, id identify: @escaping @Sendable (Container.Element) -> ID, keying: ElementKeying?) {
             self.container = container
             self.identify = identify
             identifyInPlace = { identify($0.pointee) }
+            self.keying = keying
         }
 
         /// A lane over a container lens whose ids are also read where the elements lie
@@ -39,11 +48,13 @@ extension Relay {
         init(
             container: Lens<GlobalState, Container>,
             id identify: @escaping @Sendable (Container.Element) -> ID,
-            inPlace: @escaping @Sendable (UnsafePointer<Container.Element>) -> ID
+            inPlace: @escaping @Sendable (UnsafePointer<Container.Element>) -> ID,
+            keying: ElementKeying?
         ) {
             self.container = container
             self.identify = identify
             identifyInPlace = inPlace
+            self.keying = keying
         }
 
         /// Whether the container is an array whose storage a copy pins (copy-on-write), so that
@@ -287,6 +298,11 @@ extension Relay {
     }
 }
 
-extension Relay.IdentifiedElements: PlacesFocus {
+extension Relay.IdentifiedElements: PlacesFocus, LocatesElements {
     @inlinable var focusPlacement: FocusPlacement { .within(container.inlineRange) }
+
+    @inlinable var elementContainer: ElementContainer? {
+        guard let range = container.inlineRange, let keying else { return nil }
+        return ElementContainer(range: range, identity: ElementIdentity(Container.self, keying: keying))
+    }
 }

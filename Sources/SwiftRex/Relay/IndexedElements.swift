@@ -79,6 +79,10 @@ extension Relay {
     }
 }
 
-extension Relay.IndexedElements: PlacesFocus {
+extension Relay.IndexedElements: PlacesFocus, LocatesElements {
     @inlinable var focusPlacement: FocusPlacement { .within(container.inlineRange) }
+
+    @inlinable var elementContainer: ElementContainer? {
+        container.inlineRange.map { ElementContainer(range: $0, identity: ElementIdentity(Container.self, keying: .position)) }
+    }
 }

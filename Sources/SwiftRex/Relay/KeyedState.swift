@@ -105,3 +105,17 @@ extension KeyedState {
         modifyEach(in: &state) { _, element in run(action, &element) }
     }
 }
+
+/// A keyed lane that knows where its container lies and how it identifies elements (the library's
+/// lanes over a key path do), so that element observers can be matched with its lift's units.
+@usableFromInline
+internal protocol LocatesElements {
+    /// The container and how ids name its elements; `nil` when either is unknown.
+    var elementContainer: ElementContainer? { get }
+}
+
+/// Where `lane`'s container lies and how it identifies elements, when the lane can tell.
+@inlinable
+internal func elementContainer(of lane: some Sendable) -> ElementContainer? {
+    (lane as? any LocatesElements)?.elementContainer
+}

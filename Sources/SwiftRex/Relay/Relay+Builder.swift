@@ -144,7 +144,8 @@ extension Relay.Scope {
         StateLane == Relay.IdentifiedElements<G, C, C.Element.ID>
     {
         .init(
-            action: .init(), state: Relay.IdentifiedElements(container: Lens(keyPath), id: { $0.id }, inPlace: { $0.pointee.id }),
+            action: .init(),
+            state: Relay.IdentifiedElements(container: Lens(keyPath), id: { $0.id }, inPlace: { $0.pointee.id }, keying: .identifiable),
             environment: .init())
     }
 
@@ -172,7 +173,10 @@ extension Relay.Scope {
         C: MutableCollection & RandomAccessCollection & Sendable, C.Index == Int, ID: Hashable & Sendable,
         StateLane == Relay.IdentifiedElements<G, C, ID>
     {
-        .init(action: .init(), state: Relay.IdentifiedElements(container: Lens(keyPath), id: { $0[keyPath: id] }), environment: .init())
+        .init(
+            action: .init(),
+            state: Relay.IdentifiedElements(container: Lens(keyPath), id: { $0[keyPath: id] }, keying: .keyPath(AnyHashableSendable(id))),
+            environment: .init())
     }
 
     /// A scope whose state lane locates elements by position (the id is the index).
@@ -338,7 +342,8 @@ extension Relay.Scope {
         C.Element.ID: Sendable
     {
         .init(
-            action: action, state: Relay.IdentifiedElements(container: Lens(keyPath), id: { $0.id }, inPlace: { $0.pointee.id }),
+            action: action,
+            state: Relay.IdentifiedElements(container: Lens(keyPath), id: { $0.id }, inPlace: { $0.pointee.id }, keying: .identifiable),
             environment: environment)
     }
 
@@ -363,7 +368,10 @@ extension Relay.Scope {
     public func state<G, C, ID>(_ keyPath: WritableKeyPath<G, C>, id: KeyPath<C.Element, ID> & Sendable)
         -> Relay.Scope<ActionLane, Relay.IdentifiedElements<G, C, ID>, EnvironmentLane>
     where StateLane == Relay.Identity<G>, C: MutableCollection & RandomAccessCollection & Sendable, C.Index == Int, ID: Hashable & Sendable {
-        .init(action: action, state: Relay.IdentifiedElements(container: Lens(keyPath), id: { $0[keyPath: id] }), environment: environment)
+        .init(
+            action: action,
+            state: Relay.IdentifiedElements(container: Lens(keyPath), id: { $0[keyPath: id] }, keying: .keyPath(AnyHashableSendable(id))),
+            environment: environment)
     }
 
     /// Sets the state lane: it locates elements by position (the id is the index).

@@ -10,7 +10,9 @@ extension Relay.Scope {
         C: MutableCollection & RandomAccessCollection & Sendable, C.Index == Int, C.Element: Identifiable, C.Element.ID: Sendable,
         StateLane == Relay.IdentifiedElements<G, C, C.Element.ID>
     {
-        .init(action: .init(), state: Relay.IdentifiedElements(container: container, id: { $0.id }, inPlace: { $0.pointee.id }), environment: .init())
+        .init(
+            action: .init(), state: Relay.IdentifiedElements(container: container, id: { $0.id }, inPlace: { $0.pointee.id }, keying: .identifiable),
+            environment: .init())
     }
 
     /// A scope whose state lane locates elements of an array reached through a lens by a custom id key path.
@@ -21,7 +23,10 @@ extension Relay.Scope {
         C: MutableCollection & RandomAccessCollection & Sendable, C.Index == Int, ID: Hashable & Sendable,
         StateLane == Relay.IdentifiedElements<G, C, ID>
     {
-        .init(action: .init(), state: Relay.IdentifiedElements(container: container, id: { $0[keyPath: id] }), environment: .init())
+        .init(
+            action: .init(),
+            state: Relay.IdentifiedElements(container: container, id: { $0[keyPath: id] }, keying: .keyPath(AnyHashableSendable(id))),
+            environment: .init())
     }
 
     /// A scope whose state lane locates elements of an array by an id closure (`id: { $0.slug }`).
@@ -68,7 +73,8 @@ extension Relay.Scope {
         C.Element.ID: Sendable
     {
         .init(
-            action: action, state: Relay.IdentifiedElements(container: container, id: { $0.id }, inPlace: { $0.pointee.id }), environment: environment
+            action: action, state: Relay.IdentifiedElements(container: container, id: { $0.id }, inPlace: { $0.pointee.id }, keying: .identifiable),
+            environment: environment
         )
     }
 
@@ -77,7 +83,9 @@ extension Relay.Scope {
     public func state<G, C, ID>(_ container: Lens<G, C>, id: KeyPath<C.Element, ID> & Sendable)
         -> Relay.Scope<ActionLane, Relay.IdentifiedElements<G, C, ID>, EnvironmentLane>
     where StateLane == Relay.Identity<G>, C: MutableCollection & RandomAccessCollection & Sendable, C.Index == Int, ID: Hashable & Sendable {
-        .init(action: action, state: Relay.IdentifiedElements(container: container, id: { $0[keyPath: id] }), environment: environment)
+        .init(
+            action: action, state: Relay.IdentifiedElements(container: container, id: { $0[keyPath: id] }, keying: .keyPath(AnyHashableSendable(id))),
+            environment: environment)
     }
 
     /// Sets the state lane: it locates elements of an array by an id closure (`id: { $0.slug }`).

@@ -43,12 +43,21 @@ internal struct ObserverList {
         }
     }
 
+    /// Every observer but those of one element, in subscription order.
     @usableFromInline var entries: [Entry] = []
+    /// The observers of one element, grouped by the container they watch (see ``ElementAddress``).
+    @usableFromInline var groups: [ElementObserverGroup] = []
+    /// The containers of element observers and of the units that write one element, each once.
+    var containers: [ElementContainer] = []
     @usableFromInline var notifying = 0
     @usableFromInline var hasTombstones = false
-    /// How many entries have a `willChange` / `didChange` (so an empty side skips its loop).
+    /// How many observers, in ``entries`` and in ``groups``, have a `willChange` / `didChange`
+    /// (so an empty side skips its loop).
     @usableFromInline var willChangeCount = 0
     @usableFromInline var didChangeCount = 0
+    /// How many of those are in ``groups``.
+    var elementWillChangeCount = 0
+    var elementDidChangeCount = 0
     var nextID: UInt64 = 0
 
     @usableFromInline
@@ -56,20 +65,25 @@ internal struct ObserverList {
 
     /// Whether there is no observer at all.
     @inlinable
-    var isEmpty: Bool { entries.isEmpty }
+    var isEmpty: Bool { entries.isEmpty && groups.isEmpty }
 
     /// Adds an observer whose `didChange` hears of the dispatches that write a region in `interest`
     /// (its `willChange`, called before anything is written, hears of every mutating dispatch).
     mutating func add(
         willChange: (@MainActor () -> Void)?, didChange: (@MainActor () -> Void)?, interest: UInt64 = ObserverRegions.all
     ) -> (id: UInt64, flag: CancellationFlag) {
+        let entry = makeEntry(willChange: willChange, didChange: didChange, interest: interest)
+        entries.append(entry)
+        return (entry.id, entry.observer.cancellation)
+    }
+
+    /// A new observer's entry, counted.
+    mutating func makeEntry(willChange: (@MainActor () -> Void)?, didChange: (@MainActor () -> Void)?, interest: UInt64) -> Entry {
         nextID &+= 1
-        let flag = CancellationFlag()
-        let observer = Observer(willChange: willChange, didChange: didChange, cancellation: flag)
-        entries.append(Entry(id: nextID, observer: observer, interest: interest))
+        let observer = Observer(willChange: willChange, didChange: didChange, cancellation: CancellationFlag())
         if willChange != nil { willChangeCount += 1 }
         if didChange != nil { didChangeCount += 1 }
-        return (nextID, flag)
+        return Entry(id: nextID, observer: observer, interest: interest)
     }
 
     /// Removes the observer whose token was cancelled (its flag is set). During a notification it
@@ -88,13 +102,15 @@ internal struct ObserverList {
     mutating func compact() {
         guard hasTombstones, notifying == 0 else { return }
         entries.removeAll { $0.observer.cancellation.isCancelled }
-        willChangeCount = entries.count { $0.observer.willChange != nil }
-        didChangeCount = entries.count { $0.observer.didChange != nil }
+        willChangeCount = entries.count { $0.observer.willChange != nil } + elementWillChangeCount
+        didChangeCount = entries.count { $0.observer.didChange != nil } + elementDidChangeCount
         hasTombstones = false
     }
 
     /// The number of live observers.
-    var count: Int { entries.count { !$0.observer.cancellation.isCancelled } }
+    var count: Int {
+        entries.count { !$0.observer.cancellation.isCancelled } + groups.reduce(0) { $0 + $1.entries.count { !$0.observer.cancellation.isCancelled } }
+    }
 }
 
 /// A flag set once, from any thread, read on the main actor.

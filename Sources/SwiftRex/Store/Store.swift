@@ -45,6 +45,9 @@ public final class Store<Action: Sendable, State: Sendable, Environment: Sendabl
     @usableFromInline let program: DispatchProgram<Action, State, Environment>
     /// The parts of the state the units write, which slice observers are registered against.
     @usableFromInline let observerRegions: ObserverRegions
+    /// The elements the collection lifts' addressed units write, by lift: what picks the
+    /// observers of one element after a dispatch that wrote that element alone.
+    @usableFromInline let elementRoutes: [ElementRoute<Action>]
     /// Phase 5: the supervisions and what they last wanted; `nil` when nothing supervises.
     @usableFromInline let supervision: SupervisionPlan<State, Action, Environment>?
     /// Runs, times and keeps the effects (phase 4) and the supervised channels (phase 5).
@@ -135,6 +138,7 @@ public final class Store<Action: Sendable, State: Sendable, Environment: Sendabl
         supervision = plan
         let regions = ObserverRegions(writes: behavior.units.map(\.writes.writes))
         observerRegions = regions
+        elementRoutes = observers.routes(of: behavior.units.compactMap { $0.reducer?.address })
         program = DispatchProgram(behavior, plan: plan, regions: regions, partialReconcile: partialReconcile)
         threshold = max(1, StoreHooks.reentranceThreshold)
         onReentranceDetected = StoreHooks.onReentranceDetected

@@ -127,7 +127,7 @@ extension Store {
                 break
             }
         }
-        if notified { notifyDidChange(writing: change.regions) }
+        if notified { notifyDidChange(writing: change.regions, scope: change.scope, action: action) }
         change.mutates = notified
     }
 

@@ -134,11 +134,11 @@ extension Store {
             } else {
                 guard reducer.unit.reduce(action, &storage, { notifyWillChange() }) else { return }
             }
-            notifyDidChange(writing: reducer.mask.regions)
+            notifyDidChange(writing: reducer.mask.regions, scope: reducer.unit.scope, action: action)
         } else {
             notifyWillChange()
             reducer.unit.run(action, &storage)
-            notifyDidChange(writing: reducer.mask.regions)
+            notifyDidChange(writing: reducer.mask.regions, scope: reducer.unit.scope, action: action)
         }
         reconcile(after: reducer.unit.scope, mask: reducer.mask.supervision, action: action, depth: depth)
     }
@@ -154,7 +154,7 @@ extension Store {
             } else {
                 notifyWillChange()
                 reducers.runAll(action, &storage)
-                notifyDidChange(writing: reducers.mask.regions)
+                notifyDidChange(writing: reducers.mask.regions, scope: reducers.scope, action: action)
             }
             reconcile(after: reducers.scope, mask: reducers.mask.supervision, action: action, depth: depth)
             return
@@ -172,7 +172,7 @@ extension Store {
             }
         }
         guard change.mutates else { return }
-        notifyDidChange(writing: change.regions)
+        notifyDidChange(writing: change.regions, scope: change.scope, action: action)
         reconcile(after: change.scope, mask: change.mask, action: action, depth: depth)
     }
 }

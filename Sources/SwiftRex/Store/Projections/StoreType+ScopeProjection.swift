@@ -11,6 +11,11 @@ extension StoreType {
     /// row.dispatch(.toggle)          // dispatches .row(ElementAction(rowID, action: .toggle))
     /// ```
     ///
+    /// Its observers are called after the dispatches that may change the element: when all a
+    /// dispatch changed is one element of this container, written by a collection lift that
+    /// locates elements as this scope does, only that element's observers are called
+    /// (<doc:DispatchPipeline#Slice-observers>).
+    ///
     /// - Complexity: O(1) amortised per state read.
     @inlinable
     public func projection<ID: Hashable & Sendable, LocalAction: Sendable, SL: KeyedState>(
@@ -20,11 +25,17 @@ extension StoreType {
         let store = self
         let lane = scope.state
         let review = scope.action.review
+        let storeRoute = trackingRoute(of: self)
+        let container = elementContainer(of: lane)
         return StoreProjection(
-            route: trackingRoute(of: self).map { MappedRoute(parent: $0, scope: ScopeToken()) { lane.element(id, in: $0) } },
+            route: storeRoute.map { MappedRoute(parent: $0, scope: ScopeToken()) { lane.element(id, in: $0) } },
             state: { lane.element(id, in: store.state) },
             dispatch: { local, source in store.dispatch(review(id, local), source: source) },
-            observe: { willChange, didChange in store.observe(willChange: willChange, didChange: didChange) }
+            observe: { willChange, didChange in
+                // Its observers watch the one element, where the lane locates its container.
+                guard let storeRoute, let container else { return store.observe(willChange: willChange, didChange: didChange) }
+                return storeRoute.observe(element: AnyHashableSendable(id), of: container, willChange: willChange, didChange: didChange)
+            }
         )
     }
 }

@@ -67,6 +67,12 @@ internal protocol TrackingRoute<State>: AnyObject {
     /// Registers an observer whose `didChange` hears only of the changes whose writes may reach
     /// `slice`, a key path from `State` (`nil`: a part no key path names, heard of at every change).
     func observe(slice: AnyKeyPath?, willChange: (@MainActor () -> Void)?, didChange: (@MainActor () -> Void)?) -> SubscriptionToken
+    /// Registers an observer of the element `id` of `container` (located in `State`), whose
+    /// `didChange` hears of the changes that may reach the container, save those that wrote
+    /// another of its elements alone.
+    func observe(
+        element id: AnyHashableSendable, of container: ElementContainer, willChange: (@MainActor () -> Void)?, didChange: (@MainActor () -> Void)?
+    ) -> SubscriptionToken
 
     /// Reads and tracks a value compared with `==` after each change; `read` makes the reading
     /// kept for those comparisons, and is called only by a first read of `key`.
@@ -113,6 +119,18 @@ internal final class MappedRoute<Parent, Child>: TrackingRoute {
     func observe(slice: AnyKeyPath?, willChange: (@MainActor () -> Void)?, didChange: (@MainActor () -> Void)?) -> SubscriptionToken {
         let path = slice.flatMap { slice in (scope.base as? AnyKeyPath)?.appending(path: slice) }
         return parent.observe(slice: path, willChange: willChange, didChange: didChange)
+    }
+
+    /// The container lies in the parent's state where the key-path mapping puts the projected
+    /// state; through a closure it cannot be located, and the observer hears of every change.
+    @usableFromInline
+    func observe(
+        element id: AnyHashableSendable, of container: ElementContainer, willChange: (@MainActor () -> Void)?, didChange: (@MainActor () -> Void)?
+    ) -> SubscriptionToken {
+        guard let path = scope.base as? PartialKeyPath<Parent>, let embedded = container.embedded(at: inlineRange(of: path)) else {
+            return parent.observe(slice: nil, willChange: willChange, didChange: didChange)
+        }
+        return parent.observe(element: id, of: embedded, willChange: willChange, didChange: didChange)
     }
 }
 
