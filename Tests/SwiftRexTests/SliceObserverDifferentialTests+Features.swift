@@ -62,7 +62,8 @@ extension SliceObserverDifferentialTests {
 
     static let features = keyPathFeatures + optionalFeatures + collectionFeatures + routedFeatures + confinedFeatures
 
-    /// Features lifted through key paths to stored properties.
+    /// Features lifted through lenses: key paths to stored properties, and a closure lens, whose
+    /// writes no byte range locates (the whole state, as far as observers know).
     static let keyPathFeatures: [Feature] = [
         Feature(
             behavior: Behavior<String, String, Void>.reduce { name, current in current = name }
@@ -93,6 +94,12 @@ extension SliceObserverDifferentialTests {
             behavior: Behavior<String?, String?, Void>.reduce { note, current in current = note }
                 .lift(action: prism(6, { if case .note(let note) = $0 { note } else { nil } }, Action.note), state: \State.note),
             writes: on(6, writes: ["note"]), action: { $0.next(2) == 0 ? .note(nil) : .note("n") }),
+        Feature(
+            behavior: Behavior<Int, Int, Void>.reduce { count, unread in unread = count }
+                .lift(
+                    action: prism(23, { if case .unreadByLens(let count) = $0 { count } else { nil } }, Action.unreadByLens),
+                    state: Lens(get: { $0.inbox.unread }, set: { $0.inbox.unread = $1 })),
+            writes: on(23, writes: []), action: { .unreadByLens($0.next(2)) }),
     ]
 
     /// An optional child: set and cleared through a key path to the optional itself, and edited

@@ -51,6 +51,7 @@ import Testing
         case audit(Int)
         case ping(Int)
         case echo
+        case unreadByLens(Int)
 
         var caseIndex: Int {
             switch self {
@@ -77,6 +78,7 @@ import Testing
             case .audit: 20
             case .ping: 21
             case .echo: 22
+            case .unreadByLens: 23
             }
         }
 
