@@ -4,7 +4,12 @@ import Testing
 
 /// Random apps and random dispatches, checked against notify-all-then-compare: a key-path observer
 /// delivers exactly the values a closure observer (called after every change) delivers, and a
-/// slice projection's observer is called exactly after the actions whose unit writes its slice.
+/// slice projection's observer is called exactly after the actions whose applied units write its
+/// slice (or, for a slice no byte range locates, after every action some unit applied to).
+///
+/// The apps mix key-path lifts, an optional child (`liftOptional`, an `.on` through the optional),
+/// collections (`liftCollection` by id, a `liftEach` broadcast), `.on` routes with and without a
+/// state lane, and features `confined(to:)` parts they name (see the `+Features` file).
 @MainActor
 @Suite struct SliceObserverDifferentialTests {
     struct Flags: Equatable, Sendable {
@@ -22,16 +27,6 @@ import Testing
         var age = 0
     }
 
-    struct State: Equatable, Sendable {
-        var profile = Profile()
-        var inbox = Inbox()
-        var counter = 0
-        var tags: [String] = []
-        var note: String?
-        /// Computed: no byte range locates it.
-        var summary: String { "\(counter)/\(tags.count)" }
-    }
-
     enum Action: CaseIndexable, Sendable {
         case name(String)
         case age(Int)
@@ -41,6 +36,22 @@ import Testing
         case tag(String)
         case note(String?)
         case stamp
+        case child(Bool)
+        case rename(String)
+        case score(Int)
+        case row(ElementAction<Int, Int>)
+        case toggleRow(Int)
+        case tickAll(Int)
+        case cell(ElementAction<Int, Int>)
+        case cells(Bool)
+        case level(Int)
+        case reset
+        case mute(Bool)
+        case retitle(String)
+        case audit(Int)
+        case ping(Int)
+        case echo
+        case unreadByLens(Int)
 
         var caseIndex: Int {
             switch self {
@@ -52,15 +63,29 @@ import Testing
             case .tag: 5
             case .note: 6
             case .stamp: 7
+            case .child: 8
+            case .rename: 9
+            case .score: 10
+            case .row: 11
+            case .toggleRow: 12
+            case .tickAll: 13
+            case .cell: 14
+            case .cells: 15
+            case .level: 16
+            case .reset: 17
+            case .mute: 18
+            case .retitle: 19
+            case .audit: 20
+            case .ping: 21
+            case .echo: 22
+            case .unreadByLens: 23
             }
         }
-    }
 
-    /// One feature: its unit, the path it writes (as field names) and an action for it.
-    struct Feature {
-        let behavior: Behavior<Action, State, Void>
-        let writes: [String]
-        let action: (inout SplitMix) -> Action
+        /// The element a `.row` action addresses.
+        var rowID: Int? {
+            if case .row(let element) = self { element.id } else { nil }
+        }
     }
 
     static func prism<Part>(_ index: Int, _ preview: @escaping @Sendable (Action) -> Part?, _ review: @escaping @Sendable (Part) -> Action)
@@ -71,57 +96,27 @@ import Testing
 
     static let names = ["a", "b"]
 
-    static let features: [Feature] = [
-        Feature(
-            behavior: Behavior<String, String, Void>.reduce { name, current in current = name }
-                .lift(action: prism(0, { if case .name(let name) = $0 { name } else { nil } }, Action.name), state: \State.profile.name),
-            writes: ["profile", "name"], action: { .name(names[$0.next(2)]) }),
-        Feature(
-            behavior: Behavior<Int, Profile, Void>.reduce { age, profile in profile.age = age }
-                .lift(action: prism(1, { if case .age(let age) = $0 { age } else { nil } }, Action.age), state: \State.profile),
-            writes: ["profile"], action: { .age($0.next(2)) }),
-        Feature(
-            behavior: Behavior<Int, Int, Void>.reduce { count, unread in unread = count }
-                .lift(action: prism(2, { if case .unread(let count) = $0 { count } else { nil } }, Action.unread), state: \State.inbox.unread),
-            writes: ["inbox", "unread"], action: { .unread($0.next(2)) }),
-        Feature(
-            behavior: Behavior<Bool, Flags, Void>.reduce { pinned, flags in flags.pinned = pinned }
-                .lift(action: Prism<Bool, Bool>(preview: { $0 }, review: { $0 }), state: \Inbox.flags)
-                .lift(action: prism(3, { if case .pin(let pinned) = $0 { pinned } else { nil } }, Action.pin), state: \State.inbox),
-            writes: ["inbox", "flags"], action: { .pin($0.next(2) == 1) }),
-        Feature(
-            behavior: Behavior<Int, Int, Void>.reduce { step, counter in counter += step }
-                .lift(action: prism(4, { if case .bump(let step) = $0 { step } else { nil } }, Action.bump), state: \State.counter),
-            writes: ["counter"], action: { .bump($0.next(2)) }),
-        Feature(
-            behavior: Behavior<String, [String], Void>.reduce { tag, tags in if tags.count < 3 { tags.append(tag) } }
-                .lift(action: prism(5, { if case .tag(let tag) = $0 { tag } else { nil } }, Action.tag), state: \State.tags),
-            writes: ["tags"], action: { .tag(names[$0.next(2)]) }),
-        Feature(
-            behavior: Behavior<String?, String?, Void>.reduce { note, current in current = note }
-                .lift(action: prism(6, { if case .note(let note) = $0 { note } else { nil } }, Action.note), state: \State.note),
-            writes: ["note"], action: { $0.next(2) == 0 ? .note(nil) : .note("n") }),
-    ]
-
-    /// A unit no key path locates: it applies to `.stamp` and may write anything.
-    static let stamp = Behavior<Action, State, Void>.reduce { action, state in
-        if case .stamp = action { state.counter += 1 }
-    }
-
     /// The observed slices: the key path, and its field names (`nil`: no byte range locates it).
-    static let slices: [(path: PartialKeyPath<State>, fields: [String]?)] = [
-        (\State.profile.name, ["profile", "name"]),
-        (\State.profile.age, ["profile", "age"]),
-        (\State.profile, ["profile"]),
-        (\State.inbox.unread, ["inbox", "unread"]),
-        (\State.inbox.flags.pinned, ["inbox", "flags", "pinned"]),
-        (\State.inbox.flags.muted, ["inbox", "flags", "muted"]),
-        (\State.inbox, ["inbox"]),
-        (\State.counter, ["counter"]),
-        (\State.tags, ["tags"]),
-        (\State.note, ["note"]),
-        (\State.summary, nil),
-        (\State.self, []),
+    static let slices: [(path: PartialKeyPath<State>, fields: [String]?, label: String)] = [
+        (\State.profile.name, ["profile", "name"], "profile.name"),
+        (\State.profile.age, ["profile", "age"], "profile.age"),
+        (\State.profile, ["profile"], "profile"),
+        (\State.inbox.unread, ["inbox", "unread"], "inbox.unread"),
+        (\State.inbox.flags.pinned, ["inbox", "flags", "pinned"], "inbox.flags.pinned"),
+        (\State.inbox.flags.muted, ["inbox", "flags", "muted"], "inbox.flags.muted"),
+        (\State.inbox, ["inbox"], "inbox"),
+        (\State.counter, ["counter"], "counter"),
+        (\State.tags, ["tags"], "tags"),
+        (\State.note, ["note"], "note"),
+        (\State.child, ["child"], "child"),
+        (\State.rows, ["rows"], "rows"),
+        (\State.cells, ["cells"], "cells"),
+        (\State.level, ["level"], "level"),
+        (\State.pings, ["pings"], "pings"),
+        (\State.summary, nil, "summary (computed)"),
+        (\State.child?.name, nil, "child?.name (through the optional)"),
+        (\State.rows.count, nil, "rows.count (computed)"),
+        (\State.self, [], "self"),
     ]
 
     /// Whether a write of `written` can change the slice at `read` (one path holds the other).
@@ -149,49 +144,95 @@ import Testing
         var values: [Value] = []
     }
 
+    /// One random app: the features chosen, and the stamp unit with what it writes (if any).
+    struct App {
+        let chosen: [Int]
+        let stampWrites: [[String]]
+        let store: Store<Action, State, Void>
+    }
+
+    static func app(_ random: inout SplitMix) -> App {
+        let chosen = features.indices.filter { _ in random.next(4) != 0 }
+        var behaviors = chosen.map { features[$0].behavior }
+        var stampWrites: [[String]] = []
+        switch random.next(4) {
+        case 0:
+            behaviors.insert(stamp, at: random.next(behaviors.count + 1))
+            stampWrites = [[]]
+        case 1:
+            behaviors.insert(confinedStamp, at: random.next(behaviors.count + 1))
+            stampWrites = [["counter"]]
+        default:
+            break
+        }
+        return App(chosen: chosen, stampWrites: stampWrites, store: Store(initial: State(), behavior: Behavior.combine(behaviors)))
+    }
+
     @Test(arguments: 0..<40)
     func slicesHearExactlyWhatTheirValueAndTheWritesTheyOverlapSay(seed: Int) {
         var random = SplitMix(state: UInt64(seed))
-        let chosen = Self.features.indices.filter { _ in random.next(4) != 0 }
-        let hasStamp = random.next(3) == 0
-        var behaviors = chosen.map { Self.features[$0].behavior }
-        if hasStamp { behaviors.insert(Self.stamp, at: random.next(behaviors.count + 1)) }
-        let store = Store(initial: State(), behavior: Behavior.combine(behaviors))
+        let app = Self.app(&random)
+        let store = app.store
 
-        // Raw observers on key-path projections, counted; and expected counts from the model.
-        let calls = Delivered<Int>()
-        calls.values = Array(repeating: 0, count: Self.slices.count)
-        var expected = calls.values
+        // Raw observers on key-path projections, each noting its slice when called.
+        let called = Delivered<Int>()
         let anyPrism = Self.prism(4, { if case .bump(let step) = $0 { step } else { nil } }, Action.bump)
         var tokens = Self.slices.indices.map { index in
-            Self.observeRaw(store, Self.slices[index].path, anyPrism) { calls.values[index] += 1 }
+            Self.observeRaw(store, Self.slices[index].path, anyPrism) { called.values.append(index) }
         }
         // Value observers through a key path, against the same values read by a closure.
         let byKeyPath = Delivered<String>()
         let byClosure = Delivered<String>()
-        tokens.append(store.observe(changesOf: \.profile.name) { byKeyPath.values.append("name \($0)") })
-        tokens.append(store.observe(changesOf: { $0.profile.name }) { byClosure.values.append("name \($0)") })
-        tokens.append(store.observe(changesOf: \.inbox.flags) { byKeyPath.values.append("flags \($0.pinned)") })
-        tokens.append(store.observe(changesOf: { $0.inbox.flags }) { byClosure.values.append("flags \($0.pinned)") })
-        tokens.append(store.observe(changesOf: \.summary) { byKeyPath.values.append("summary \($0)") })
-        tokens.append(store.observe(changesOf: { $0.summary }) { byClosure.values.append("summary \($0)") })
-        tokens.append(store.observe(changesOf: \.profile) { byKeyPath.values.append("profile \($0.age)") })
-        tokens.append(store.observe(changesOf: { $0.profile }) { byClosure.values.append("profile \($0.age)") })
+        tokens += Self.observeValues(store, byKeyPath, byClosure)
 
-        for _ in 0..<60 {
-            let pick = random.next(Self.features.count + 1)
-            let action = pick == Self.features.count ? Action.stamp : Self.features[pick].action(&random)
-            var written: [[String]] = []
-            if hasStamp { written.append([]) }
-            if pick < Self.features.count, chosen.contains(pick) { written.append(Self.features[pick].writes) }
-            for index in Self.slices.indices where written.contains(where: { Self.reaches($0, Self.slices[index].fields) }) {
-                expected[index] += 1
+        var mismatches: [String] = []
+        var expectedMissing = 0
+        let diagnostics = collectingDiagnostics {
+            for step in 0..<100 {
+                let pick = random.next(Self.features.count + 1)
+                let action = pick == Self.features.count ? Action.stamp : Self.features[pick].action(&random)
+                let before = store.state
+                let written = app.stampWrites + app.chosen.flatMap { Self.features[$0].writes(action, before) ?? [] }
+                let expected = Self.slices.indices.filter { index in written.contains { Self.reaches($0, Self.slices[index].fields) } }
+                expectedMissing += app.chosen.filter { Self.features[$0].dropsAsMissing(action, before) }.count
+                called.values = []
+                store.dispatch(action)
+                if called.values != expected {
+                    mismatches.append("step \(step) \(action): called \(Self.describe(called.values)), expected \(Self.describe(expected))")
+                }
             }
-            store.dispatch(action)
         }
-        #expect(calls.values == expected, "seed \(seed): features \(chosen), stamp \(hasStamp)")
+        #expect(
+            mismatches.count == 0,
+            "seed \(seed): features \(app.chosen), stamp \(app.stampWrites)\n\(mismatches.prefix(5).joined(separator: "\n"))")
+        #expect(diagnostics.map(\.kind) == Array(repeating: .missingElement, count: expectedMissing), "seed \(seed)")
         #expect(byKeyPath.values == byClosure.values, "seed \(seed)")
         _ = tokens
+    }
+
+    /// The slices at `indices`, by their labels.
+    static func describe(_ indices: [Int]) -> String {
+        "[" + indices.map { slices[$0].label }.joined(separator: ", ") + "]"
+    }
+
+    /// Pairs of observers of one value, through a key path and through a closure, each noting
+    /// what it is handed.
+    static func observeValues(_ store: Store<Action, State, Void>, _ byKeyPath: Delivered<String>, _ byClosure: Delivered<String>)
+        -> [SubscriptionToken]
+    {
+        func pair<Value: Equatable>(_ label: String, _ path: KeyPath<State, Value>, _ read: @escaping @MainActor (State) -> Value)
+            -> [SubscriptionToken]
+        {
+            [
+                store.observe(changesOf: path) { byKeyPath.values.append("\(label) \($0)") },
+                store.observe(changesOf: read) { byClosure.values.append("\(label) \($0)") },
+            ]
+        }
+        return pair("name", \.profile.name) { $0.profile.name } + pair("flags", \.inbox.flags) { $0.inbox.flags }
+            + pair("summary", \.summary) { $0.summary } + pair("profile", \.profile) { $0.profile }
+            + pair("child", \.child) { $0.child } + pair("child name", \.child?.name) { $0.child?.name }
+            + pair("rows", \.rows) { $0.rows } + pair("row count", \.rows.count) { $0.rows.count }
+            + pair("cells", \.cells) { $0.cells } + pair("level", \.level) { $0.level } + pair("pings", \.pings) { $0.pings }
     }
 
     /// A raw `didChange` observer on the key-path projection of `path`.
