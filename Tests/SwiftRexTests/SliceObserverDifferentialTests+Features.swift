@@ -123,6 +123,9 @@ extension SliceObserverDifferentialTests {
             writes: on(10, when: { $1.child != nil }, writes: ["child"]), action: { .score($0.next(3)) }),
     ]
 
+    /// The index in ``features`` of the rows' by-id lift, the first collection feature.
+    static var rowsByIDFeature: Int { keyPathFeatures.count + optionalFeatures.count }
+
     /// Two collections: one edited by id through `liftCollection` (an action for an absent id is
     /// dropped), one through a `liftEach` broadcast (which applies while some element is there),
     /// and each replaced through a key path to the collection.

@@ -5,7 +5,9 @@ import Testing
 /// Random apps and random dispatches, checked against notify-all-then-compare: a key-path observer
 /// delivers exactly the values a closure observer (called after every change) delivers, and a
 /// slice projection's observer is called exactly after the actions whose applied units write its
-/// slice (or, for a slice no byte range locates, after every action some unit applied to).
+/// slice (or, for a slice no byte range locates, after every action some unit applied to). An
+/// element projection's observer is called after the actions that write its collection, except
+/// those whose one applied unit wrote another element alone.
 ///
 /// The apps mix key-path lifts, an optional child (`liftOptional`, an `.on` through the optional),
 /// collections (`liftCollection` by id, a `liftEach` broadcast), `.on` routes with and without a
@@ -184,6 +186,12 @@ import Testing
         let byKeyPath = Delivered<String>()
         let byClosure = Delivered<String>()
         tokens += Self.observeValues(store, byKeyPath, byClosure)
+        // Raw observers of single rows, on element projections by id.
+        let rowsCalled = Delivered<Int>()
+        let rowPrism = Self.prism(11, { if case .row(let element) = $0 { element } else { nil } }, Action.row)
+        tokens += Self.rowIDs.map { id in
+            store.projection(.action(rowPrism).state(\State.rows), element: id).observe(didChange: { rowsCalled.values.append(id) })
+        }
 
         var mismatches: [String] = []
         var expectedMissing = 0
@@ -195,10 +203,16 @@ import Testing
                 let written = app.stampWrites + app.chosen.flatMap { Self.features[$0].writes(action, before) ?? [] }
                 let expected = Self.slices.indices.filter { index in written.contains { Self.reaches($0, Self.slices[index].fields) } }
                 expectedMissing += app.chosen.filter { Self.features[$0].dropsAsMissing(action, before) }.count
+                let applied = app.chosen.filter { Self.features[$0].writes(action, before) != nil }
+                let expectedRows = Self.rowObserversCalled(after: action, applied: applied, stamped: !app.stampWrites.isEmpty, written: written)
                 called.values = []
+                rowsCalled.values = []
                 store.dispatch(action)
                 if called.values != expected {
                     mismatches.append("step \(step) \(action): called \(Self.describe(called.values)), expected \(Self.describe(expected))")
+                }
+                if rowsCalled.values != expectedRows {
+                    mismatches.append("step \(step) \(action): row observers \(rowsCalled.values), expected \(expectedRows)")
                 }
             }
         }
@@ -208,6 +222,18 @@ import Testing
         #expect(diagnostics.map(\.kind) == Array(repeating: .missingElement, count: expectedMissing), "seed \(seed)")
         #expect(byKeyPath.values == byClosure.values, "seed \(seed)")
         _ = tokens
+    }
+
+    /// The rows with an observer each.
+    static let rowIDs = [0, 1, 2]
+
+    /// The row observers called after `action`, in subscription order: none when nothing written
+    /// reaches the rows; the addressed row's alone when the one unit that applied is the by-id
+    /// lift of the rows (it wrote that row and nothing else); else all of them.
+    static func rowObserversCalled(after action: Action, applied: [Int], stamped: Bool, written: [[String]]) -> [Int] {
+        guard written.contains(where: { reaches($0, ["rows"]) }) else { return [] }
+        if !stamped, applied == [rowsByIDFeature], let id = action.rowID { return rowIDs.filter { $0 == id } }
+        return rowIDs
     }
 
     /// The slices at `indices`, by their labels.
