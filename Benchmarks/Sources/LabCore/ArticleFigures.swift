@@ -44,6 +44,10 @@ public enum ArticleFigures {
             cost: "Routing an action to a row by id, 100,000 rows",
             scenario: RecordKey(name: "lift.collection.byId", size: 100_000),
             control: RecordKey(name: "lift.collection.byId.rawDictionary", size: 100_000)),
+        Row(
+            cost: "One row's edit with every one of 10,000 rows observed",
+            scenario: RecordKey(name: "store.observe.rows", size: 10_000),
+            control: RecordKey(name: "store.observe.rows", size: 100)),
     ]
 
     /// The generated table, or the keys `file` lacks.

@@ -175,7 +175,7 @@ extension Relay.Scope {
     {
         .init(
             action: .init(),
-            state: Relay.IdentifiedElements(container: Lens(keyPath), id: { $0[keyPath: id] }, keying: .keyPath(AnyHashableSendable(id))),
+            state: Relay.IdentifiedElements(container: Lens(keyPath), id: { $0[keyPath: id] }, keying: .keyPath(ElementKeyPath(id))),
             environment: .init())
     }
 
@@ -370,7 +370,7 @@ extension Relay.Scope {
     where StateLane == Relay.Identity<G>, C: MutableCollection & RandomAccessCollection & Sendable, C.Index == Int, ID: Hashable & Sendable {
         .init(
             action: action,
-            state: Relay.IdentifiedElements(container: Lens(keyPath), id: { $0[keyPath: id] }, keying: .keyPath(AnyHashableSendable(id))),
+            state: Relay.IdentifiedElements(container: Lens(keyPath), id: { $0[keyPath: id] }, keying: .keyPath(ElementKeyPath(id))),
             environment: environment)
     }
 

@@ -25,7 +25,7 @@ extension Relay.Scope {
     {
         .init(
             action: .init(),
-            state: Relay.IdentifiedElements(container: container, id: { $0[keyPath: id] }, keying: .keyPath(AnyHashableSendable(id))),
+            state: Relay.IdentifiedElements(container: container, id: { $0[keyPath: id] }, keying: .keyPath(ElementKeyPath(id))),
             environment: .init())
     }
 
@@ -84,7 +84,7 @@ extension Relay.Scope {
         -> Relay.Scope<ActionLane, Relay.IdentifiedElements<G, C, ID>, EnvironmentLane>
     where StateLane == Relay.Identity<G>, C: MutableCollection & RandomAccessCollection & Sendable, C.Index == Int, ID: Hashable & Sendable {
         .init(
-            action: action, state: Relay.IdentifiedElements(container: container, id: { $0[keyPath: id] }, keying: .keyPath(AnyHashableSendable(id))),
+            action: action, state: Relay.IdentifiedElements(container: container, id: { $0[keyPath: id] }, keying: .keyPath(ElementKeyPath(id))),
             environment: environment)
     }
 

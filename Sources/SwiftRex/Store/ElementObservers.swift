@@ -78,6 +78,7 @@ extension ObserverList {
         }
         groups[group].entries.append(entry)
         groups[group].byID[id, default: []].append(entry)
+        countElement(1)
         return (entry.id, entry.observer.cancellation, ElementSlot(group: group, id: id))
     }
 
@@ -100,6 +101,7 @@ extension ObserverList {
             elementDidChangeCount -= 1
             didChangeCount -= 1
         }
+        countElement(-1)
         groups[slot.group].removedCount += 1
         if groups[slot.group].removedCount * 2 > groups[slot.group].entries.count {
             groups[slot.group].entries.removeAll { $0.observer.cancellation.isCancelled }

@@ -63,9 +63,10 @@ internal struct ObserverList {
     @usableFromInline
     init() {}
 
-    /// Whether there is no observer at all.
-    @inlinable
-    var isEmpty: Bool { entries.isEmpty && groups.isEmpty }
+    /// Whether there is no observer at all: one stored flag, read on every dispatch.
+    @usableFromInline private(set) var isEmpty = true
+    /// How many observers ``groups`` holds.
+    private(set) var elementCount = 0
 
     /// Adds an observer whose `didChange` hears of the dispatches that write a region in `interest`
     /// (its `willChange`, called before anything is written, hears of every mutating dispatch).
@@ -74,6 +75,7 @@ internal struct ObserverList {
     ) -> (id: UInt64, flag: CancellationFlag) {
         let entry = makeEntry(willChange: willChange, didChange: didChange, interest: interest)
         entries.append(entry)
+        isEmpty = false
         return (entry.id, entry.observer.cancellation)
     }
 
@@ -97,6 +99,17 @@ internal struct ObserverList {
         let observer = entries.remove(at: index).observer
         if observer.willChange != nil { willChangeCount -= 1 }
         if observer.didChange != nil { didChangeCount -= 1 }
+        updateIsEmpty()
+    }
+
+    /// Counts an element observer in or out (`change`: +1 or -1).
+    mutating func countElement(_ change: Int) {
+        elementCount += change
+        updateIsEmpty()
+    }
+
+    private mutating func updateIsEmpty() {
+        isEmpty = entries.isEmpty && elementCount == 0
     }
 
     mutating func compact() {
@@ -105,6 +118,7 @@ internal struct ObserverList {
         willChangeCount = entries.count { $0.observer.willChange != nil } + elementWillChangeCount
         didChangeCount = entries.count { $0.observer.didChange != nil } + elementDidChangeCount
         hasTombstones = false
+        updateIsEmpty()
     }
 
     /// The number of live observers.

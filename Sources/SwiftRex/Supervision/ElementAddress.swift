@@ -13,11 +13,29 @@ internal enum ElementKeying: Hashable, Sendable {
     /// By `Identifiable.id`.
     case identifiable
     /// By the value of a key path on the element.
-    case keyPath(AnyHashableSendable)
+    case keyPath(ElementKeyPath)
     /// By position.
     case position
     /// By dictionary key.
     case dictionaryKey
+}
+
+/// The key path a lane reads ids through, compared by value. Held by reference, so a lane that
+/// carries it stays a few words long and is copied cheaply on every dispatch.
+@usableFromInline
+internal final class ElementKeyPath: Hashable, Sendable {
+    @usableFromInline let keyPath: AnyHashableSendable
+
+    @inlinable
+    init(_ keyPath: some Hashable & Sendable) {
+        self.keyPath = AnyHashableSendable(keyPath)
+    }
+
+    @usableFromInline
+    static func == (lhs: ElementKeyPath, rhs: ElementKeyPath) -> Bool { lhs.keyPath == rhs.keyPath }
+
+    @usableFromInline
+    func hash(into hasher: inout Hasher) { hasher.combine(keyPath) }
 }
 
 /// Which elements an id names: the container's type and how its lane identifies elements.
