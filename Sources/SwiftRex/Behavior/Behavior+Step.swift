@@ -42,9 +42,7 @@ extension Behavior {
         if isReducerOnly {
             // Each unit decides and mutates in one pass, in list order.
             var mutated = false
-            for unit in units {
-                if case .reducer(let reducer) = unit, reducer.reduce(action, &state, {}) { mutated = true }
-            }
+            for pass in reducerPasses where pass(action, &state, {}) { mutated = true }
             return BehaviorStep(mutated: mutated, effect: .empty)
         }
 

@@ -34,6 +34,12 @@ public struct Behavior<Action: Sendable, State: Sendable, Environment: Sendable>
     @usableFromInline
     internal let isReducerOnly: Bool
 
+    /// Each reducer unit's one-pass decide-and-mutate, in list order, when the behavior is
+    /// reducer-only (else empty): ``step(_:state:environment:file:function:line:)`` calls these
+    /// closures instead of copying each unit out of ``units``.
+    @usableFromInline
+    internal let reducerPasses: [@Sendable (Action, inout State, () -> Void) -> Bool]
+
     @inlinable
     internal init(units: [BehaviorUnit<Action, State, Environment>]) {
         self.units = units
@@ -51,6 +57,7 @@ public struct Behavior<Action: Sendable, State: Sendable, Environment: Sendable>
             }
         }
         isReducerOnly = reducerOnly
+        reducerPasses = reducerOnly ? units.compactMap { $0.reducer?.reduce } : []
         switch reactions.count {
         case 0: handle = { _, _ in .doNothing }
         case 1: handle = reactions[0]
