@@ -103,7 +103,10 @@ public struct Channel<Action: Sendable>: Sendable {
             // One closure captures the body and what opening needs; the adapter handed to
             // `openChannel` is not escaping, so building a channel allocates one context here.
             start: { first, send, complete in
-                Effect<Action>.openChannel(first: first, send: send, complete: complete, source: source, id: key, deliversOnOpen: deliversOnOpen) {
+                Effect<Action>.openChannel(
+                    first: first, send: send, complete: complete, source: source, id: key, deliversOnOpen: deliversOnOpen,
+                    sink: { Effect<Action>.valueSink($0) }
+                ) {
                     send, _ in
                     try body { send(DispatchedAction($0, dispatcher: source)) }
                 }
