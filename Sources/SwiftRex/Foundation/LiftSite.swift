@@ -70,8 +70,16 @@ public struct ElementEffectID: Hashable, Sendable, CustomStringConvertible {
     /// Whether `key` is the key of `element`'s effect `inner` under `site`.
     @inlinable
     static func isKey(_ key: AnyHashableSendable, site: LiftSite, element: some Hashable & Sendable, inner: AnyHashableSendable) -> Bool {
+        guard isKey(key, site: site, inner: inner), case .scoped(let scoped) = key.direct else { return false }
+        return scoped.value.element == AnyHashableSendable(element)
+    }
+
+    /// Whether `key`, a key made for the element in question, is the key of its effect `inner`
+    /// under `site`: the element is not compared (wrapping it hashes it).
+    @inlinable
+    static func isKey(_ key: AnyHashableSendable, site: LiftSite, inner: AnyHashableSendable) -> Bool {
         guard case .scoped(let scoped) = key.direct else { return false }
-        return scoped.value.inner == inner && scoped.value.site == site && scoped.value.element == AnyHashableSendable(element)
+        return scoped.value.inner == inner && scoped.value.site == site
     }
 
     /// `site[element]/inner`.

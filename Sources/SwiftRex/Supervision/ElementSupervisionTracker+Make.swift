@@ -33,7 +33,8 @@ extension ElementSupervisionTracker {
                 let wanted = element(id, state).map { local($0, narrow(environment)) } ?? []
                 let feed = reconciler.feedElement(
                     wanted, previous: remembered.keys, ordinal: remembered.ordinal, target: target,
-                    isKey: { position, key in ElementEffectID.isKey(key, site: site, element: id, inner: wanted[position].id) },
+                    // The remembered keys were made for this element.
+                    isKey: { position, key in ElementEffectID.isKey(key, site: site, inner: wanted[position].id) },
                     lift: { position, key in lift(id, wanted[position], key) })
                 switch feed {
                 case .unchanged: return .unchanged
