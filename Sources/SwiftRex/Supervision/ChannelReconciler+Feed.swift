@@ -68,8 +68,9 @@ extension ChannelReconciler {
         var first = 0
         for position in channels.indices {
             // The same key at the same place, then looked up once.
-            guard isKey(position, previous[position]),
-                let index = memoryIndex[previous[position]], memorySegment[index] == target.segment, memoryEpoch[index] != epoch,
+            let key = previous[position]
+            guard isKey(position, key),
+                let index = memoryIndex[key], memorySegment[index] == target.segment, memoryEpoch[index] != epoch,
                 memoryReset[index] == channels[position].resetIdentity,
                 memorySeq[index] == containerOrder(segment: target.segment, ordinal: ordinal, index: position)
             else { return .other }
@@ -93,7 +94,8 @@ extension ChannelReconciler {
                 let payload = channels[position].component.channel
             else { continue }
             memoryBroadcast[index] = channels[position].broadcastIdentity
-            memoryIdentity[index] = ChannelIdentity(id: key, reset: channels[position].resetIdentity, broadcast: channels[position].broadcastIdentity)
+            // The same id and reset key: only the broadcast value changed.
+            memoryIdentity[index].setBroadcast(channels[position].broadcastIdentity)
             guard !memorySuppressed[index] else { continue }
             let lifted = lift(position, key)
             operations.append(
@@ -130,7 +132,8 @@ extension ChannelReconciler {
         let declaration = channels[0].declaration
         guard let payload = declaration.component.channel else { return }
         memoryBroadcast[index] = declaration.broadcastIdentity
-        memoryIdentity[index] = ChannelIdentity(id: key, reset: declaration.resetIdentity, broadcast: declaration.broadcastIdentity)
+        // The same id and reset key: only the broadcast value changed.
+        memoryIdentity[index].setBroadcast(declaration.broadcastIdentity)
         guard !memorySuppressed[index] else { return }
         if target.engine.deliverIfLive(payload.value, key: key) { return }
         let lifted = lift(0, key)
