@@ -271,7 +271,8 @@ extension Effect {
             value: value,
             // One closure captures the body and what opening needs (the adapter is not escaping).
             start: { [id = scheduling.id] first, send, complete in
-                openChannel(first: first, send: send, complete: complete, source: source, id: id, deliversOnOpen: true) { send, complete in
+                openChannel(first: first, send: send, complete: complete, source: source, id: id, deliversOnOpen: true, sink: { valueSink($0) }) {
+                    send, complete in
                     try body({ send(DispatchedAction($0, dispatcher: source)) }, complete)
                 }
             },
@@ -307,6 +308,7 @@ extension Effect {
         source: ActionSource,
         id: AnyHashableSendable?,
         deliversOnOpen: Bool,
+        sink: (@escaping @Sendable (Value) -> Void) -> @Sendable (any Sendable) -> Void,
         _ open: (
             _ send: @escaping @Sendable (DispatchedAction<Action>) -> Void,
             _ complete: @escaping @Sendable () -> Void
@@ -328,15 +330,23 @@ extension Effect {
             return (.empty, { _ in })
         }
         if deliversOnOpen, gate.isRunning, let value = first as? Value { handler.receive(value) }
-        let receive = handler.receive
         return (
             SubscriptionToken {
                 gate.cancel()
                 handler.cancel()
             },
-            { value in
-                if let value = value as? Value { receive(value) }
-            }
+            sink(handler.receive)
         )
+    }
+
+    /// A channel's value sink: hands what it is given to `receive` when it is a `Value`. Made
+    /// where the channel is declared (passed to `openChannel` by its inlinable callers), so the
+    /// cast runs specialised for the value type: unspecialised, every delivery looked up the
+    /// metadata of `Optional<Value>`.
+    @inlinable
+    static func valueSink<Value>(_ receive: @escaping @Sendable (Value) -> Void) -> @Sendable (any Sendable) -> Void {
+        { value in
+            if let value = value as? Value { receive(value) }
+        }
     }
 }

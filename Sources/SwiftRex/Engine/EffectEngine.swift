@@ -209,6 +209,19 @@ internal final class EffectEngine<Action: Sendable> {
         endOperation()
     }
 
+    /// Delivers a changed broadcast `value` into the live channel under `key` when the machine
+    /// would deliver it there at once (see `EffectMachine.immediateSink(for:)`), as a lone
+    /// ``ChannelOperation/redeliver(_:)`` would; `false`, having done nothing, otherwise (the
+    /// caller then redelivers the channel's payload).
+    @inlinable
+    func deliverIfLive(_ value: any Sendable, key: AnyHashableSendable) -> Bool {
+        guard !isBusy, let sink = machine.immediateSink(for: key) else { return false }
+        isBusy = true
+        sink(value)
+        endOperation()
+        return true
+    }
+
     /// Cancels everything under `key`.
     func cancel(key: AnyHashableSendable) {
         run(.cancel(key))

@@ -237,6 +237,31 @@ internal struct EffectMachine<Payload> {
         return scheduleChannel(payload, traits: traits, key: key, now: now)
     }
 
+    /// The sink of the live channel under `key` when a changed broadcast value would go straight
+    /// into it (a channel with immediate delivery and no settle pending): such a redelivery needs
+    /// the value only, not the payload that would open the channel. `nil` otherwise.
+    /// Mutating only to read the slot's entries in place (copied out, a pending payload would be
+    /// copied whole).
+    @inlinable
+    mutating func immediateSink(for key: AnyHashableSendable) -> (@Sendable (any Sendable) -> Void)? {
+        guard let slot = slotIndex[key], !Self.isPending(&settleTimer[slot]) else { return nil }
+        return Self.immediateSink(of: &run[slot])
+    }
+
+    /// Whether a timer is pending, read in place.
+    @inlinable @inline(__always)
+    static func isPending(_ timer: inout PendingTimer?) -> Bool {
+        if case .none = timer { return false }
+        return true
+    }
+
+    /// The sink of a live channel with immediate delivery, read in place.
+    @inlinable @inline(__always)
+    static func immediateSink(of run: inout Run) -> (@Sendable (any Sendable) -> Void)? {
+        guard case .channel(_, _, let sink, .immediate) = run else { return nil }
+        return sink
+    }
+
     /// The throttle gate, with the prune done lazily for this key: a stamp at least as old as its
     /// own interval has lapsed; a live one drops the call only when it is also younger than the
     /// call's interval (so a zero or negative interval never throttles).

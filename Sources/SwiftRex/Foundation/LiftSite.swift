@@ -63,12 +63,23 @@ public struct ElementEffectID: Hashable, Sendable, CustomStringConvertible {
     static func key(
         site: LiftSite, element: some Hashable & Sendable, inner: AnyHashableSendable, reusing remembered: AnyHashableSendable?
     ) -> AnyHashableSendable {
-        if let remembered, case .scoped(let key) = remembered.direct, key.value.inner == inner, key.value.site == site,
-            key.value.element == AnyHashableSendable(element)
-        {
-            return remembered
-        }
+        if let remembered, isKey(remembered, site: site, element: element, inner: inner) { return remembered }
         return AnyHashableSendable(ElementEffectID(site: site, element: element, inner: inner))
+    }
+
+    /// Whether `key` is the key of `element`'s effect `inner` under `site`.
+    @inlinable
+    static func isKey(_ key: AnyHashableSendable, site: LiftSite, element: some Hashable & Sendable, inner: AnyHashableSendable) -> Bool {
+        guard isKey(key, site: site, inner: inner), case .scoped(let scoped) = key.direct else { return false }
+        return scoped.value.element == AnyHashableSendable(element)
+    }
+
+    /// Whether `key`, a key made for the element in question, is the key of its effect `inner`
+    /// under `site`: the element is not compared (wrapping it hashes it).
+    @inlinable
+    static func isKey(_ key: AnyHashableSendable, site: LiftSite, inner: AnyHashableSendable) -> Bool {
+        guard case .scoped(let scoped) = key.direct else { return false }
+        return scoped.value.inner == inner && scoped.value.site == site
     }
 
     /// `site[element]/inner`.

@@ -41,7 +41,9 @@ extension ElementLift {
         let extractAddressed = self.extractAddressed
         return .make(
             element: element, forEachElement: forEachElement, forEachSlotted: forEachSlotted, journal: journal,
-            addressedID: { extractAddressed?($0)?.id }, narrow: narrow
+            addressedID: { extractAddressed?($0)?.id }, narrow: narrow, site: site,
+            local: { slice, environment in supervise(slice).runReader(environment) },
+            lift: { id, channel, key in channel.liftedToElement(id, site: site, reusing: key, embedding: embed) }
         ) { id, slice, environment, remembered, keep in
             var position = 0
             for channel in supervise(slice).runReader(environment) {

@@ -58,8 +58,9 @@ extension Channel {
 
     /// `liftedToElement` re-embedding with `embed(element, action)`: the opener is rewrapped by
     /// one closure that captures the element, where a transform closure and the rewrapped opener
-    /// would be two allocations on every evaluation of the element.
-    @inlinable
+    /// would be two allocations on every evaluation of the element. Always inlined: a collection
+    /// lift calls it from two closures, and left out of line it looks up type metadata per call.
+    @inlinable @inline(__always)
     internal func liftedToElement<ID: Hashable & Sendable, NewAction: Sendable>(
         _ element: ID, site: LiftSite, reusing remembered: AnyHashableSendable?, embedding embed: @escaping @Sendable (ID, Action) -> NewAction
     ) -> Channel<NewAction> {

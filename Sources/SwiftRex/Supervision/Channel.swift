@@ -103,7 +103,10 @@ public struct Channel<Action: Sendable>: Sendable {
             // One closure captures the body and what opening needs; the adapter handed to
             // `openChannel` is not escaping, so building a channel allocates one context here.
             start: { first, send, complete in
-                Effect<Action>.openChannel(first: first, send: send, complete: complete, source: source, id: key, deliversOnOpen: deliversOnOpen) {
+                Effect<Action>.openChannel(
+                    first: first, send: send, complete: complete, source: source, id: key, deliversOnOpen: deliversOnOpen,
+                    sink: { Effect<Action>.valueSink($0) }
+                ) {
                     send, _ in
                     try body { send(DispatchedAction($0, dispatcher: source)) }
                 }
@@ -245,20 +248,31 @@ internal struct ChannelIdentity: Equatable, Sendable {
 
     @inlinable
     init(id: AnyHashableSendable, reset: AnyHashableSendable?, broadcast: AnyHashableSendable?) {
-        /// A key's word (its value when it is an `Int`, else its hash) and kind (0 absent, 1 `Int`, 2 other).
-        func describe(_ key: AnyHashableSendable?) -> (word: Int, kind: Int) {
-            switch key {
-            case .none: return (0, 0)
-            case .some(let key):
-                if case .int(let value) = key.direct { return (value, 1) }
-                return (key.cachedHash, 2)
-            }
-        }
         let (idKind, resetKind, broadcastKind): (Int, Int, Int)
-        (idWord, idKind) = describe(id)
-        (resetWord, resetKind) = describe(reset)
-        (broadcastWord, broadcastKind) = describe(broadcast)
+        (idWord, idKind) = Self.describe(id)
+        (resetWord, resetKind) = Self.describe(reset)
+        (broadcastWord, broadcastKind) = Self.describe(broadcast)
         kinds = idKind | resetKind << 2 | broadcastKind << 4
+    }
+
+    /// A key's word (its value when it is an `Int`, else its hash) and kind (0 absent, 1 `Int`, 2 other).
+    @inlinable
+    static func describe(_ key: AnyHashableSendable?) -> (word: Int, kind: Int) {
+        switch key {
+        case .none: return (0, 0)
+        case .some(let key):
+            if case .int(let value) = key.direct { return (value, 1) }
+            return (key.cachedHash, 2)
+        }
+    }
+
+    /// Replaces the broadcast value's word and kind: the identity of the same channel with
+    /// another broadcast value.
+    @inlinable
+    mutating func setBroadcast(_ broadcast: AnyHashableSendable?) {
+        let kind: Int
+        (broadcastWord, kind) = Self.describe(broadcast)
+        kinds = kinds & 0b1111 | kind << 4
     }
 
     /// Word by word, without branches: reconcile compares long runs of identities.

@@ -31,17 +31,6 @@ internal struct SegmentPatch<Action: Sendable> {
     }
 }
 
-/// What feeding one element in place found (see `ChannelReconciler.feedElement`).
-@usableFromInline
-internal enum ElementFeed {
-    /// The element wants the same channels, unchanged: nothing to do.
-    case unchanged
-    /// Only broadcast values changed: delivered and remembered.
-    case fed
-    /// Something else changed: nothing was decided.
-    case other
-}
-
 extension ChannelReconciler {
     // MARK: A span of positions
 
@@ -93,77 +82,6 @@ extension ChannelReconciler {
         nextSeq &+= UInt64(desired.count)
         flagBuffer = suppressed
         return true
-    }
-
-    // MARK: One element fed in place
-
-    /// Feeds one collection element's channels in place when they are the ones it wanted
-    /// (`previous`): the same keys in the same order, remembered for `segment` at the element's
-    /// `ordinal` with the same reset keys. A changed broadcast value is then delivered (unless the
-    /// channel was cancelled by id) and remembered, as a patch would decide, with no patch built.
-    /// `.other`, having decided nothing, when anything else changed (a channel came, went, moved
-    /// or is re-created) or a patch would be refused (the last full set had duplicates): the
-    /// caller then reconciles a patch.
-    @inlinable @MainActor
-    mutating func feedElement(
-        _ segment: Int, previous: ElementKeys, channels: Keep<Action>, ordinal: Int, depth: Int, on engine: EffectEngine<Action>
-    ) -> ElementFeed {
-        guard channels.count == previous.count else { return .other }
-        epoch &+= 1
-        var changed = false
-        // The memory position of the first channel, found once (most elements have one channel).
-        var first = 0
-        for position in channels.indices {
-            // The same key at the same place: compared directly (keys re-derived from the
-            // remembered ones are the same instances), then looked up once.
-            guard channels[position].id == previous[position],
-                let index = memoryIndex[channels[position].id], memorySegment[index] == segment, memoryEpoch[index] != epoch,
-                memoryReset[index] == channels[position].resetIdentity,
-                memorySeq[index] == containerOrder(segment: segment, ordinal: ordinal, index: position)
-            else { return .other }
-            memoryEpoch[index] = epoch
-            if position == 0 { first = index }
-            if memoryBroadcast[index] != channels[position].broadcastIdentity { changed = true }
-        }
-        guard changed else { return .unchanged }
-        guard !lastFullHadDuplicates else { return .other }
-        suppress(engine.takeCancelledIDs())
-        // Most elements have one channel: it is fed directly, with no operation built.
-        if channels.count == 1 {
-            feedLone(channels, remembered: first, depth: depth, on: engine)
-            return .fed
-        }
-        for position in channels.indices {
-            guard let index = position == 0 ? first : memoryIndex[channels[position].id],
-                memoryBroadcast[index] != channels[position].broadcastIdentity,
-                // A channel always carries its payload (read once, only for a delivery).
-                let payload = channels[position].component.channel
-            else { continue }
-            memoryBroadcast[index] = channels[position].broadcastIdentity
-            memoryIdentity[index] = channels[position].identity
-            guard !memorySuppressed[index] else { continue }
-            operations.append(
-                .redeliver(
-                    ChannelRequest(
-                        key: channels[position].id, component: channels[position].component, traits: ChannelTraits(payload),
-                        settle: channels[position].settle)))
-        }
-        perform(on: engine, depth: depth)
-        return .fed
-    }
-
-    /// Delivers and remembers the changed broadcast value of an element's one channel
-    /// (`channels[0]`, remembered at `index`). Out of line: inlined, it grows every store's
-    /// dispatch path that reaches `feedElement`.
-    @inlinable @inline(never) @MainActor
-    mutating func feedLone(_ channels: Keep<Action>, remembered index: Int, depth: Int, on engine: EffectEngine<Action>) {
-        // Read in place: the component is copied once, into what the engine keeps.
-        let declaration = channels[0].declaration
-        guard let traits = declaration.channelTraits else { return }
-        memoryBroadcast[index] = declaration.broadcastIdentity
-        memoryIdentity[index] = channels[0].identity
-        guard !memorySuppressed[index] else { return }
-        engine.redeliver(key: declaration.id, component: declaration.component, traits: traits, depth: depth)
     }
 
     // MARK: Patches (segments and single elements)

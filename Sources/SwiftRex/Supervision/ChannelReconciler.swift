@@ -111,7 +111,9 @@ internal struct ChannelReconciler<Action: Sendable> {
 
     /// Marks the remembered channels among `ids` as cancelled by id.
     @inlinable
-    mutating func suppress(_ ids: some Sequence<AnyHashableSendable>) {
+    mutating func suppress(_ ids: some Collection<AnyHashableSendable>) {
+        // Most reconciles follow no cancel: an empty set is not walked.
+        guard !ids.isEmpty else { return }
         for id in ids {
             if let index = memoryIndex[id] { memorySuppressed[index] = true }
         }

@@ -1,16 +1,21 @@
 extension ElementSupervisionTracker {
     /// A tracker over one collection lift's container, reached through the lift's closures, with
     /// `channels` the channels one element wants (re-embedded into the app's actions), given the
-    /// keys it wanted last when they are known (reused when unchanged). Inlined
-    /// where the lift is made, so the per-element work below is specialised for the app's types.
+    /// keys it wanted last when they are known (reused when unchanged); `local` the channels one
+    /// element wants in its own actions, and `lift` one of them lifted (given the key it had) under
+    /// the lift `site`. Inlined where the lift is made, so the per-element work below is
+    /// specialised for the app's types.
     @MainActor @inlinable
-    static func make<LS, LE>(
+    static func make<LS, LE, LA: Sendable>(
         element: @escaping @Sendable (ID, GS) -> LS?,
         forEachElement: @escaping @Sendable (GS, (ID, LS) -> Void) -> Void,
         forEachSlotted: (@Sendable (GS, (ID, Int, LS) -> Void) -> Void)?,
         journal: LaneJournal<GS, ID>?,
         addressedID: @escaping @Sendable (GA) -> ID?,
         narrow: @escaping @Sendable (GE) -> LE,
+        site: LiftSite,
+        local: @escaping @MainActor (LS, LE) -> Keep<LA>,
+        lift: @escaping (ID, Channel<LA>, AnyHashableSendable?) -> Channel<GA>,
         channels: @escaping @MainActor (ID, LS, LE, ElementKeys, inout Keep<GA>) -> Void
     ) -> ElementSupervisionTracker {
         return ElementSupervisionTracker(
@@ -20,6 +25,26 @@ extension ElementSupervisionTracker {
                 addressed = id
                 if let slice = element(id, state) { channels(id, slice, narrow(environment), remembered.keys, &keep) }
                 return remembered
+            },
+            feedAddressed: { action, state, environment, memo, addressed, reconciler, target, keep in
+                guard let id = addressedID(action), let remembered = memo[id] else { return .unknown }
+                addressed = id
+                // A gone element wants no channels.
+                let wanted = element(id, state).map { local($0, narrow(environment)) } ?? []
+                let feed = reconciler.feedElement(
+                    wanted, previous: remembered.keys, ordinal: remembered.ordinal, target: target,
+                    // The remembered keys were made for this element.
+                    isKey: { position, key in ElementEffectID.isKey(key, site: site, inner: wanted[position].id) },
+                    lift: { position, key in lift(id, wanted[position], key) })
+                switch feed {
+                case .unchanged: return .unchanged
+                case .fed: return .fed
+                case .other:
+                    for position in wanted.indices {
+                        keep.append(lift(id, wanted[position], position < remembered.keys.count ? remembered.keys[position] : nil))
+                    }
+                    return .lifted(previous: remembered.keys, ordinal: remembered.ordinal)
+                }
             },
             commitAddressed: { memo, addressed, keys in
                 guard let id = addressed else { return }

@@ -38,6 +38,11 @@ internal final class ElementSupervisionTracker<GA: Sendable, GS: Sendable, GE: S
     /// returns what the memo remembers of it. One specialised call: here, unspecialised, the id's
     /// extraction, the memo's lookup and the optional id each looked up type metadata at run time.
     @usableFromInline typealias EvaluateAddressed = @MainActor (GA, GS, GE, inout [ID: ElementMemo], inout ID?, inout Keep<GA>) -> ElementMemo?
+    /// Feeds the element an action addresses in place, from its own channels (see
+    /// `ElementSupervisionTracking.feedAddressed`), recording its id like `EvaluateAddressed`.
+    @usableFromInline typealias FeedAddressed =
+        @MainActor (GA, GS, GE, inout [ID: ElementMemo], inout ID?, inout ChannelReconciler<GA>, ElementFeedTarget<GA>, inout Keep<GA>) ->
+        AddressedFeed
     /// Replaces the remembered keys of the element recorded by the last `EvaluateAddressed` call
     /// (in specialised code: a dictionary write here, unspecialised, allocates coroutine frames).
     @usableFromInline typealias CommitAddressed = (inout [ID: ElementMemo], inout ID?, ElementKeys) -> Void
@@ -50,6 +55,7 @@ internal final class ElementSupervisionTracker<GA: Sendable, GS: Sendable, GE: S
     private let updateMemoKeys: UpdateMemoKeys
     private let memoMatches: MemoMatches
     private let evaluateAddressedElement: EvaluateAddressed
+    private let feedAddressedElement: FeedAddressed
     private let commitAddressedKeys: CommitAddressed
     private let rememberedKeys: RememberedKeys
     private let applyEdits: ApplyEdits
@@ -84,13 +90,15 @@ internal final class ElementSupervisionTracker<GA: Sendable, GS: Sendable, GE: S
 
     @usableFromInline
     init(
-        journal: LaneJournal<GS, ID>?, evaluateAddressed: @escaping EvaluateAddressed, commitAddressed: @escaping CommitAddressed,
+        journal: LaneJournal<GS, ID>?, evaluateAddressed: @escaping EvaluateAddressed, feedAddressed: @escaping FeedAddressed,
+        commitAddressed: @escaping CommitAddressed,
         evaluateAll: @escaping EvaluateAll, evaluateOne: @escaping EvaluateOne,
         buildMemo: @escaping BuildMemo, updateMemoKeys: @escaping UpdateMemoKeys, memoMatches: @escaping MemoMatches,
         applyEdits: @escaping ApplyEdits, editedIDs: @escaping EditedIDs, sameIDs: @escaping SameIDs,
         rememberedKeys: @escaping RememberedKeys
     ) {
         evaluateAddressedElement = evaluateAddressed
+        feedAddressedElement = feedAddressed
         commitAddressedKeys = commitAddressed
         self.journal = journal
         self.applyEdits = applyEdits
@@ -169,6 +177,14 @@ internal final class ElementSupervisionTracker<GA: Sendable, GS: Sendable, GE: S
     func evaluateAddressed(_ action: GA, _ state: inout GS, _ environment: GE, into keep: inout Keep<GA>) -> (previous: ElementKeys, ordinal: Int)? {
         guard let remembered = evaluateAddressedElement(action, state, environment, &memo, &lastAddressed, &keep) else { return nil }
         return (remembered.keys, remembered.ordinal)
+    }
+
+    @usableFromInline
+    func feedAddressed(
+        _ action: GA, _ state: inout GS, _ environment: GE, target: ElementFeedTarget<GA>, reconciler: inout ChannelReconciler<GA>,
+        into keep: inout Keep<GA>
+    ) -> AddressedFeed {
+        feedAddressedElement(action, state, environment, &memo, &lastAddressed, &reconciler, target, &keep)
     }
 
     @usableFromInline

@@ -29,7 +29,16 @@ internal protocol ElementSupervisionTracking<State, Action, Environment>: AnyObj
     func evaluateAddressed(_ action: Action, _ state: inout State, _ environment: Environment, into keep: inout Keep<Action>) -> (
         previous: ElementKeys, ordinal: Int
     )?
-    /// Remembers `keys` for the element the last `evaluateAddressed` call addressed.
+    /// Feeds the element addressed by `action` in place when its channels are the ones it wanted
+    /// (see `ChannelReconciler.feedElement`), from its own channels: they are lifted into the
+    /// store's actions, appended to `keep`, only when the feed cannot decide (`.lifted`, then as
+    /// `evaluateAddressed` appends them) or for a channel that must be opened. An element whose
+    /// channels are unchanged allocates nothing beyond what its supervision allocates.
+    func feedAddressed(
+        _ action: Action, _ state: inout State, _ environment: Environment, target: ElementFeedTarget<Action>,
+        reconciler: inout ChannelReconciler<Action>, into keep: inout Keep<Action>
+    ) -> AddressedFeed
+    /// Remembers `keys` for the element the last `evaluateAddressed` or `feedAddressed` call addressed.
     func commitAddressed(_ keys: ElementKeys)
     /// The elements the container's edit journal says changed since the memo was last brought up
     /// to date, each with the keys it wanted, its channels now (empty when it is gone) and its

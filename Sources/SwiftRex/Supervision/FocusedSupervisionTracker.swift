@@ -69,6 +69,16 @@ internal final class FocusedSupervisionTracker<LA: Sendable, LS: Sendable, LE: S
     }
 
     @usableFromInline
+    func feedAddressed(
+        _ action: GA, _ state: inout GS, _ environment: GE, target: ElementFeedTarget<GA>, reconciler: inout ChannelReconciler<GA>,
+        into keep: inout Keep<GA>
+    ) -> AddressedFeed {
+        // Through a focus, the element's channels are lifted first, then fed as they are.
+        guard let (previous, ordinal) = evaluateAddressed(action, &state, environment, into: &keep) else { return .unknown }
+        return reconciler.feedLifted(keep, previous: previous, ordinal: ordinal, target: target)
+    }
+
+    @usableFromInline
     func commitAddressed(_ keys: ElementKeys) { inner.commitAddressed(keys) }
 
     @usableFromInline

@@ -238,11 +238,15 @@ internal final class SupervisionPlan<State: Sendable, Action: Sendable, Environm
             if index == addressed, let tracker = segment.tracker, !tracker.hasJournal {
                 // Emptied after use: unless a patch holds them, the buffer is reused as it is.
                 defer { addressedChannels.removeAll(keepingCapacity: true) }
-                guard let (previous, ordinal) = tracker.evaluateAddressed(action, &state, environment, into: &addressedChannels) else {
-                    return false
+                let previous: ElementKeys
+                let ordinal: Int
+                switch evaluateAddressed(
+                    tracker, mask: mask, segment: index, action: action, state: &state, environment: environment, engine: engine, depth: depth)
+                {
+                case .unknown: return false
+                case .unchanged, .fed: return true
+                case .lifted(let keys, let at): (previous, ordinal) = (keys, at)
                 }
-                counts.elementEvaluations &+= 1
-                if feedAddressed(mask: mask, segment: index, previous: previous, ordinal: ordinal, engine: engine, depth: depth) { return true }
                 let elementOrders = elementOrders(segment: index, ordinal: ordinal, count: addressedChannels.count)
                 if reconciler.patchMatches(index, previous: previous, channels: addressedChannels, orders: elementOrders) { continue }
                 patches.append(
@@ -299,22 +303,30 @@ internal final class SupervisionPlan<State: Sendable, Action: Sendable, Environm
         return true
     }
 
-    /// Feeds the addressed element's channels (in `addressedChannels`) in place when its segment
-    /// is the only one affected and the element keeps its channels (see
-    /// `ChannelReconciler.feedElement`); `false`, having done nothing, otherwise.
+    /// Evaluates the addressed element of segment `segment` into `addressedChannels`. When that
+    /// segment is the only one affected, its element is fed in place first (see
+    /// `ElementSupervisionTracking.feedAddressed`): `.unchanged` or `.fed` then settle the
+    /// reconcile. `.lifted` leaves the element's channels in `addressedChannels` for a patch.
     @inlinable
-    func feedAddressed(mask: UInt64, segment: Int, previous: ElementKeys, ordinal: Int, engine: EffectEngine<Action>, depth: Int) -> Bool {
-        guard mask == Self.bit(segment), segment < Self.sharedBitIndex else { return false }
-        switch reconciler.feedElement(segment, previous: previous, channels: addressedChannels, ordinal: ordinal, depth: depth, on: engine) {
-        case .unchanged:
-            counts.unchangedPartials &+= 1
-            return true
-        case .fed:
-            counts.patchedReconciles &+= 1
-            return true
-        case .other:
-            return false
+    func evaluateAddressed(
+        _ tracker: any ElementSupervisionTracking<State, Action, Environment>, mask: UInt64, segment: Int, action: Action, state: inout State,
+        environment: Environment, engine: EffectEngine<Action>, depth: Int
+    ) -> AddressedFeed {
+        guard mask == Self.bit(segment), segment < Self.sharedBitIndex else {
+            guard let (previous, ordinal) = tracker.evaluateAddressed(action, &state, environment, into: &addressedChannels) else { return .unknown }
+            counts.elementEvaluations &+= 1
+            return .lifted(previous: previous, ordinal: ordinal)
         }
+        let target = ElementFeedTarget(segment: segment, depth: depth, engine: engine)
+        let feed = tracker.feedAddressed(action, &state, environment, target: target, reconciler: &reconciler, into: &addressedChannels)
+        switch feed {
+        case .unknown: return feed
+        case .unchanged: counts.unchangedPartials &+= 1
+        case .fed: counts.patchedReconciles &+= 1
+        case .lifted: break
+        }
+        counts.elementEvaluations &+= 1
+        return feed
     }
 
     /// The container order of an element's `count` channels.
