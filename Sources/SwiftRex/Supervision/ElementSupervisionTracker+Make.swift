@@ -74,21 +74,28 @@ extension ElementSupervisionTracker {
             },
             buildMemo: Self.buildMemo, updateMemoKeys: Self.updateMemoKeys, memoMatches: Self.memoMatches,
             applyEdits: Self.applyEdits,
-            editedIDs: { state, version, ids in
-                guard let journal else { return false }
-                var reordered = false
-                let known = journal.forEachEdit(state, version) { edit in
-                    switch edit {
-                    case .inserted(let id), .removed(let id), .modified(let id):
-                        // At most 64 edits: a scan dedupes without a set.
-                        if !ids.contains(id) { ids.append(id) }
-                    case .reordered:
-                        reordered = true
-                    }
-                }
-                return known && !reordered
-            },
+            editedIDs: Self.editedIDs(in: journal),
             sameIDs: Self.sameIDs, rememberedKeys: Self.rememberedKeys
         )
+    }
+
+    /// The ids the edits of `journal` since a version touched, each once; `false` when the
+    /// journal cannot tell (or there is none) or an edit reordered the container.
+    @inlinable
+    static func editedIDs(in journal: LaneJournal<GS, ID>?) -> EditedIDs {
+        { state, version, ids in
+            guard let journal else { return false }
+            var reordered = false
+            let known = journal.forEachEdit(state, version) { edit in
+                switch edit {
+                case .inserted(let id), .removed(let id), .modified(let id):
+                    // At most 64 edits: a scan dedupes without a set.
+                    if !ids.contains(id) { ids.append(id) }
+                case .reordered:
+                    reordered = true
+                }
+            }
+            return known && !reordered
+        }
     }
 }
