@@ -18,6 +18,7 @@ extension ElementSupervisionTracker {
         lift: @escaping (ID, Channel<LA>, AnyHashableSendable?) -> Channel<GA>,
         channels: @escaping @MainActor (ID, LS, LE, ElementKeys, inout Keep<GA>) -> Void
     ) -> ElementSupervisionTracker {
+        // Over 80 lines: one initialiser call whose closures share the lift's captures; split, it ran slower.
         return ElementSupervisionTracker(
             journal: journal,
             evaluateAddressed: { action, state, environment, memo, addressed, keep in
@@ -74,28 +75,21 @@ extension ElementSupervisionTracker {
             },
             buildMemo: Self.buildMemo, updateMemoKeys: Self.updateMemoKeys, memoMatches: Self.memoMatches,
             applyEdits: Self.applyEdits,
-            editedIDs: Self.editedIDs(in: journal),
+            editedIDs: { state, version, ids in
+                guard let journal else { return false }
+                var reordered = false
+                let known = journal.forEachEdit(state, version) { edit in
+                    switch edit {
+                    case .inserted(let id), .removed(let id), .modified(let id):
+                        // At most 64 edits: a scan dedupes without a set.
+                        if !ids.contains(id) { ids.append(id) }
+                    case .reordered:
+                        reordered = true
+                    }
+                }
+                return known && !reordered
+            },
             sameIDs: Self.sameIDs, rememberedKeys: Self.rememberedKeys
         )
-    }
-
-    /// The ids the edits of `journal` since a version touched, each once; `false` when the
-    /// journal cannot tell (or there is none) or an edit reordered the container.
-    @inlinable
-    static func editedIDs(in journal: LaneJournal<GS, ID>?) -> EditedIDs {
-        { state, version, ids in
-            guard let journal else { return false }
-            var reordered = false
-            let known = journal.forEachEdit(state, version) { edit in
-                switch edit {
-                case .inserted(let id), .removed(let id), .modified(let id):
-                    // At most 64 edits: a scan dedupes without a set.
-                    if !ids.contains(id) { ids.append(id) }
-                case .reordered:
-                    reordered = true
-                }
-            }
-            return known && !reordered
-        }
     }
 }

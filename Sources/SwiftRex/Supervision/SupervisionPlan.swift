@@ -216,22 +216,6 @@ internal final class SupervisionPlan<State: Sendable, Action: Sendable, Environm
         return keys
     }
 
-    /// Patches the elements the journal of segment `index` named (evaluated into ``changes``):
-    /// the elements that came, went or changed, in container order.
-    @inlinable
-    func patchEdits(ofSegment index: Int) {
-        counts.elementEvaluations &+= changes.count
-        editedSegments.append(index)
-        if changes.count > 1 { changes.sort { $0.ordinal < $1.ordinal } }
-        for change in changes {
-            let elementOrders = elementOrders(segment: index, ordinal: change.ordinal, count: change.channels.count)
-            if reconciler.patchMatches(index, previous: change.previous, channels: change.channels, orders: elementOrders) { continue }
-            patches.append(
-                SegmentPatch(segment: index, previous: Array(change.previous), channels: change.channels, orders: elementOrders, kind: .edited))
-        }
-        changes.removeAll(keepingCapacity: true)
-    }
-
     /// Reconciles the segments in `mask` as patches: for the collection segment `addressed`
     /// (whose lift every mutation was addressed through), the addressed element; for any other,
     /// the whole segment. `false`, having changed nothing, when that cannot be done soundly.
@@ -239,6 +223,7 @@ internal final class SupervisionPlan<State: Sendable, Action: Sendable, Environm
     func reconcilePatches(
         mask: UInt64, addressed: Int?, action: Action, state: inout State, environment: Environment, engine: EffectEngine<Action>, depth: Int
     ) -> Bool {
+        // Over 80 lines: one loop over three kinds of segment sharing the patch buffers; split, it ran slower.
         // Emptied only when they hold something: emptying an empty array still walks the
         // generic range-replacement path.
         if !patches.isEmpty { patches.removeAll(keepingCapacity: true) }
@@ -271,7 +256,19 @@ internal final class SupervisionPlan<State: Sendable, Action: Sendable, Environm
             }
             changes.removeAll(keepingCapacity: true)
             if let tracker = segment.tracker, tracker.evaluateEdits(&state, environment, into: &changes) {
-                patchEdits(ofSegment: index)
+                // The container's journal names the elements that came, went or changed: only
+                // those are evaluated and patched, in container order.
+                counts.elementEvaluations &+= changes.count
+                editedSegments.append(index)
+                if changes.count > 1 { changes.sort { $0.ordinal < $1.ordinal } }
+                for change in changes {
+                    let elementOrders = elementOrders(segment: index, ordinal: change.ordinal, count: change.channels.count)
+                    if reconciler.patchMatches(index, previous: change.previous, channels: change.channels, orders: elementOrders) { continue }
+                    patches.append(
+                        SegmentPatch(
+                            segment: index, previous: Array(change.previous), channels: change.channels, orders: elementOrders, kind: .edited))
+                }
+                changes.removeAll(keepingCapacity: true)
                 continue
             }
             evaluate(segment, state: &state, environment: environment)
