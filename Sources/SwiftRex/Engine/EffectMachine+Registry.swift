@@ -33,6 +33,7 @@ extension EffectMachine {
             slot = run.count
             slotKey.append(key)
             run.append(.idle)
+            sinks.append(nil)
             waiting.append(nil)
             deliverTimer.append(nil)
             settleTimer.append(nil)
@@ -68,7 +69,8 @@ extension EffectMachine {
         case .waiting:
             waiting[slot] = nil
             dropTimer(slot, .start, into: &cancels)
-        case .channel(_, let token, _, _):
+        case .channel(_, let token):
+            sinks[slot] = nil
             dropTimer(slot, .deliver, into: &cancels)
             deliverTimer[slot] = nil
             cancels.append(token)
@@ -85,7 +87,7 @@ extension EffectMachine {
     /// Frees the slot when nothing is left in it: no run, timer or throttle stamp.
     @inlinable
     mutating func freeIfEmpty(_ slot: Int) {
-        guard case .idle = run[slot], case .none = deliverTimer[slot], case .none = settleTimer[slot], case .none = stamp[slot],
+        guard case .idle = run[slot], !Self.isPending(&deliverTimer[slot]), !Self.isPending(&settleTimer[slot]), case .none = stamp[slot],
             let key = slotKey[slot]
         else { return }
         slotIndex[key] = nil
@@ -162,7 +164,7 @@ extension EffectMachine {
             }
             if case .some = deliverTimer[index] {
                 var delivery: ChannelDelivery?
-                if case .channel(_, _, _, let registered) = run[index] { delivery = registered }
+                if let live = sinks[index] { delivery = live.delivery }
                 result.append((key, .pendingDelivery(delivery)))
             }
             if case .some = settleTimer[index] { result.append((key, .settling)) }

@@ -25,13 +25,14 @@ internal struct EffectMachine<Payload> {
         case oneShot(UInt64, any EffectCancellable)
         /// A start waiting on its timer: the payload is the slot's `waiting`, the timer in `timers`.
         case waiting(UInt64)
-        case channel(UInt64, SubscriptionToken, @Sendable (any Sendable) -> Void, ChannelDelivery)
+        /// An open channel: its sink and delivery are the slot's `sinks` entry.
+        case channel(UInt64, SubscriptionToken)
 
         @inlinable
         var generation: UInt64? {
             switch self {
             case .idle: return nil
-            case .starting(let generation), .oneShot(let generation, _), .waiting(let generation), .channel(let generation, _, _, _):
+            case .starting(let generation), .oneShot(let generation, _), .waiting(let generation), .channel(let generation, _):
                 return generation
             }
         }
@@ -66,6 +67,19 @@ internal struct EffectMachine<Payload> {
         }
     }
 
+    /// Where an open channel's values go, and how they are paced.
+    @usableFromInline
+    struct ChannelSink {
+        @usableFromInline let deliver: @Sendable (any Sendable) -> Void
+        @usableFromInline let delivery: ChannelDelivery
+
+        @inlinable
+        init(deliver: @escaping @Sendable (any Sendable) -> Void, delivery: ChannelDelivery) {
+            self.deliver = deliver
+            self.delivery = delivery
+        }
+    }
+
     // The registry: one slot per live key, in flat arrays.
     @usableFromInline var slotIndex: [AnyHashableSendable: Int] = [:]
     @usableFromInline var slotKey: [AnyHashableSendable?] = []
@@ -77,6 +91,9 @@ internal struct EffectMachine<Payload> {
     /// Every pending timer, and the one clock timer armed for the earliest.
     @usableFromInline var timers = TimerQueue()
     @usableFromInline var stamp: [Stamp?] = []
+    /// The sink and delivery of the slot's open channel (set exactly while its run is
+    /// `.channel`): kept apart so a delivery reads them without copying the run.
+    @usableFromInline var sinks: [ChannelSink?] = []
     @usableFromInline var freeSlots: [Int] = []
     /// The slot ``slotFor(_:)`` returned last, checked before the dictionary (-1: none).
     @usableFromInline var lastSlot = -1
@@ -176,8 +193,9 @@ internal struct EffectMachine<Payload> {
         cancelling cancels: consuming EffectCancellations = EffectCancellations()
     ) -> Step {
         let slot = slotFor(key)
-        if case .channel(_, _, let sink, let delivery) = run[slot] {
-            switch delivery {
+        if let live = sinks[slot] {
+            let sink = live.deliver
+            switch live.delivery {
             case .immediate:
                 return .deliver(cancels, payload, to: sink)
             case .throttle(let interval):
@@ -229,7 +247,7 @@ internal struct EffectMachine<Payload> {
     @inlinable
     mutating func redeliver(_ payload: consuming Payload, traits: ChannelTraits, key: AnyHashableSendable, now: Duration) -> Step {
         let slot = slotFor(key)
-        if case .some = settleTimer[slot] {
+        if Self.isPending(&settleTimer[slot]) {
             settleTimer[slot]?.payload = payload
             settleTimer[slot]?.traits = traits
             return .none
@@ -244,22 +262,16 @@ internal struct EffectMachine<Payload> {
     /// copied whole).
     @inlinable
     mutating func immediateSink(for key: AnyHashableSendable) -> (@Sendable (any Sendable) -> Void)? {
-        guard let slot = slotIndex[key], !Self.isPending(&settleTimer[slot]) else { return nil }
-        return Self.immediateSink(of: &run[slot])
+        guard let slot = slotIndex[key], !Self.isPending(&settleTimer[slot]), let live = sinks[slot], case .immediate = live.delivery
+        else { return nil }
+        return live.deliver
     }
 
-    /// Whether a timer is pending, read in place.
+    /// Whether a timer is pending, read in place: one field is read through the optional where
+    /// it lies (matching the optional's case copied the whole timer, payload included).
     @inlinable @inline(__always)
     static func isPending(_ timer: inout PendingTimer?) -> Bool {
-        if case .none = timer { return false }
-        return true
-    }
-
-    /// The sink of a live channel with immediate delivery, read in place.
-    @inlinable @inline(__always)
-    static func immediateSink(of run: inout Run) -> (@Sendable (any Sendable) -> Void)? {
-        guard case .channel(_, _, let sink, .immediate) = run else { return nil }
-        return sink
+        timer?.generation != nil
     }
 
     /// The throttle gate, with the prune done lazily for this key: a stamp at least as old as its
@@ -291,7 +303,7 @@ internal struct EffectMachine<Payload> {
         case .deliver:
             guard deliverTimer[slot]?.generation == timer.generation, let pending = deliverTimer[slot].take() else { return .none }
             dropTimer(slot, .deliver, into: &cancels)
-            guard case .channel(_, _, let sink, _) = run[slot] else {
+            guard let sink = sinks[slot]?.deliver else {
                 freeIfEmpty(slot)
                 return .cancel(cancels)
             }
@@ -369,7 +381,8 @@ internal struct EffectMachine<Payload> {
             freeIfEmpty(slot)
             return
         }
-        run[slot] = .channel(generation, channel.token, channel.sink, traits.delivery)
+        run[slot] = .channel(generation, channel.token)
+        sinks[slot] = ChannelSink(deliver: channel.sink, delivery: traits.delivery)
         if traits.deliversOnOpen, case .throttle(let interval) = traits.delivery {
             stamp[slot] = Stamp(at: now, interval: interval)
         }

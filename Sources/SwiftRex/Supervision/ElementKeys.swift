@@ -72,6 +72,13 @@ internal struct ElementMemo: Sendable {
         self.keys = keys
         self.ordinal = ordinal
     }
+
+    /// Lends the keys and ordinal where they lie: reached through a dictionary's in-place
+    /// accessor, the record is not copied out (nor its keys retained and released).
+    @inlinable @inline(__always)
+    mutating func read<Result>(_ body: (ElementKeys, Int) -> Result) -> Result {
+        body(keys, ordinal)
+    }
 }
 
 /// One element a journaled container's edits touched: the keys it wanted, its channels now (empty

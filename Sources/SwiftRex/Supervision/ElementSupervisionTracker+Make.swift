@@ -28,19 +28,24 @@ extension ElementSupervisionTracker {
                 return remembered
             },
             feedAddressed: { action, state, environment, memo, addressed, reconciler, target, keep in
-                guard let id = addressedID(action), let remembered = memo[id] else { return .unknown }
+                guard let id = addressedID(action), let slot = memo.index(forKey: id) else { return .unknown }
                 addressed = id
-                // A gone element wants no channels.
-                let wanted = element(id, state).map { local($0, narrow(environment)) } ?? []
-                let feed = reconciler.feedElement(
-                    wanted, previous: remembered.keys, ordinal: remembered.ordinal, target: target,
-                    // The remembered keys were made for this element.
-                    isKey: { position, key in ElementEffectID.isKey(key, site: site, inner: wanted[position].id) },
-                    lift: { position, key in lift(id, wanted[position], key) })
+                // A gone element wants no channels. (An `if`: a closure here, inheriting the main
+                // actor, would check the executor at run time.)
+                var wanted: Keep<LA> = []
+                if let slice = element(id, state) { wanted = local(slice, narrow(environment)) }
+                let feed = memo.values[slot].read { previous, ordinal in
+                    reconciler.feedElement(
+                        wanted, previous: previous, ordinal: ordinal, target: target,
+                        // The remembered keys were made for this element.
+                        isKey: { position, key in ElementEffectID.isKey(key, site: site, inner: wanted[position].id) },
+                        lift: { position, key in lift(id, wanted[position], key) })
+                }
                 switch feed {
                 case .unchanged: return .unchanged
                 case .fed: return .fed
                 case .other:
+                    let remembered = memo.values[slot]
                     for position in wanted.indices {
                         keep.append(lift(id, wanted[position], position < remembered.keys.count ? remembered.keys[position] : nil))
                     }

@@ -62,3 +62,35 @@ internal struct MutationScope: Equatable, Sendable {
         raw != 0 && raw != .max && raw & 1 == 0 ? LiftToken(raw: raw >> 1) : nil
     }
 }
+
+/// The segment of each lift token that appears once among a plan's units, looked up by binary
+/// search over the sorted tokens: a handful of comparisons, where a dictionary hashes.
+@usableFromInline
+internal struct SegmentsByToken: Sendable {
+    @usableFromInline let tokens: [UInt64]
+    @usableFromInline let segments: [Int]
+
+    /// Keeps the tokens that appear once in `tokens` (a token lifted twice is ambiguous), each
+    /// with its position.
+    init(_ tokens: [LiftToken?]) {
+        var counts: [LiftToken: Int] = [:]
+        for token in tokens.compactMap({ $0 }) { counts[token, default: 0] += 1 }
+        let unique = tokens.indices.compactMap { index in
+            tokens[index].flatMap { counts[$0] == 1 ? ($0.raw, index) : nil }
+        }.sorted { $0.0 < $1.0 }
+        self.tokens = unique.map(\.0)
+        segments = unique.map(\.1)
+    }
+
+    /// The segment of `token`, if it appears once.
+    @inlinable
+    subscript(token: LiftToken) -> Int? {
+        var low = 0
+        var high = tokens.count
+        while low < high {
+            let middle = (low &+ high) / 2
+            if tokens[middle] < token.raw { low = middle &+ 1 } else { high = middle }
+        }
+        return low < tokens.count && tokens[low] == token.raw ? segments[low] : nil
+    }
+}

@@ -58,7 +58,7 @@ internal final class SupervisionPlan<State: Sendable, Action: Sendable, Environm
 
     @usableFromInline let segments: [Segment]
     /// The segment of each lift token that appears once (a token lifted twice is ambiguous).
-    @usableFromInline let segmentOfToken: [LiftToken: Int]
+    @usableFromInline let segmentOfToken: SegmentsByToken
     // The mutable state below is not checked for exclusivity at run time: only the main actor
     // touches it, inside a Store's phase 5, which never nests (a dispatch made meanwhile is queued).
 
@@ -94,14 +94,7 @@ internal final class SupervisionPlan<State: Sendable, Action: Sendable, Environm
         self.segments = segments
         allSegments = units.indices.reduce(0) { $0 | Self.bit($1) }
         journaledSegments = segments.indices.reduce(0) { $0 | (segments[$1].tracker?.hasJournal == true ? Self.bit($1) : 0) }
-        var counts: [LiftToken: Int] = [:]
-        var positions: [LiftToken: Int] = [:]
-        for (index, unit) in units.enumerated() {
-            guard let token = unit.keyed?.token else { continue }
-            counts[token, default: 0] += 1
-            positions[token] = index
-        }
-        segmentOfToken = positions.filter { counts[$0.key] == 1 }
+        segmentOfToken = SegmentsByToken(units.map { $0.keyed?.token })
     }
 
     /// The mask bit of segment `index`.
@@ -151,7 +144,8 @@ internal final class SupervisionPlan<State: Sendable, Action: Sendable, Environm
         }
         let segmentMask = mask & ~Self.removalBit
         guard segmentMask != 0 else { return }
-        let addressed = scope.addressedToken.flatMap { segmentOfToken[$0] }
+        var addressed: Int?
+        if let token = scope.addressedToken { addressed = segmentOfToken[token] }
         if isCommitted, addressed != nil || segmentMask != allSegments || segmentMask & journaledSegments != 0,
             reconcilePatches(
                 mask: segmentMask, addressed: addressed, action: action, state: &state, environment: environment, engine: engine, depth: depth)
