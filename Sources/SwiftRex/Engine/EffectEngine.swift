@@ -54,11 +54,9 @@ internal final class EffectEngine<Action: Sendable> {
     // Unchecked: main actor only; written by `deferred`'s observer, read in single statements.
     @exclusivity(unchecked) @usableFromInline var hasDeferred = false
     /// Ids cancelled by a cancel-only component since supervision last asked (see
-    /// ``takeCancelledIDs()``), recorded once supervision asked once. A set: it holds the
-    /// distinct ids cancelled between two reconciles.
-    @usableFromInline var cancelledIDs: Set<AnyHashableSendable> = []
+    /// ``takeCancelledIDs()``), recorded once supervision asked once.
     // Unchecked: main actor only; read and written in single statements.
-    @exclusivity(unchecked) @usableFromInline var recordsCancelledIDs = false
+    @exclusivity(unchecked) @usableFromInline var cancelled = CancelledIDs()
 
     /// One event. Values, not closures: deferring one allocates nothing beyond the queue.
     private enum Event {
@@ -92,7 +90,7 @@ internal final class EffectEngine<Action: Sendable> {
             if case .task(let work) = component.takeWork() { startKeyedTask(work, key: key, depth: depth) }
             return
         }
-        if component.scheduling.cancelsOnly, recordsCancelledIDs, let id = component.scheduling.id { cancelledIDs.insert(id) }
+        if component.scheduling.cancelsOnly, cancelled.isRecording, let id = component.scheduling.id { cancelled.ids.insert(id) }
         if let owner = component.owner, let key = component.scheduling.id, !component.scheduling.cancelsOnly {
             registerOwner(owner, of: key)
         }
@@ -233,15 +231,19 @@ internal final class EffectEngine<Action: Sendable> {
         run(.cancelAll)
     }
 
+    /// Whether ``takeCancelledIDs()`` would return any id (asking starts no recording).
+    @inlinable
+    var hasCancelledIDs: Bool { !cancelled.ids.isEmpty }
+
     /// The ids cancel-only components cancelled since the last call: supervision keeps a channel
     /// cancelled by id closed until it leaves the desired set. Recording starts with the first
     /// call (before it, supervision remembers no channel).
     @inlinable
     func takeCancelledIDs() -> Set<AnyHashableSendable> {
-        recordsCancelledIDs = true
-        guard !cancelledIDs.isEmpty else { return [] }
-        defer { cancelledIDs = [] }
-        return cancelledIDs
+        cancelled.isRecording = true
+        guard !cancelled.ids.isEmpty else { return [] }
+        defer { cancelled.ids = [] }
+        return cancelled.ids
     }
 
     /// The wake the machine asked for fired (on the main actor).
@@ -440,4 +442,15 @@ extension PendingEffect {
             self.init(id: id, kind: .settling)
         }
     }
+}
+
+/// The ids cancel-only components cancelled since supervision last asked, and whether anyone asks.
+@usableFromInline
+internal struct CancelledIDs {
+    /// Whether cancellations are recorded (from supervision's first question on).
+    @usableFromInline var isRecording = false
+    /// A set: it holds the distinct ids cancelled between two reconciles.
+    @usableFromInline var ids: Set<AnyHashableSendable> = []
+
+    @inlinable init() {}
 }

@@ -48,6 +48,10 @@ public struct AnyHashableSendable: Hashable, @unchecked Sendable, CustomStringCo
         @inlinable static func == (lhs: ScopedKey, rhs: ScopedKey) -> Bool { lhs === rhs || lhs.value == rhs.value }
 
         @inlinable func hash(into hasher: inout Hasher) { hasher.combine(value) }
+
+        /// Whether this is the key of effect `inner` under `site`, whatever the element: the
+        /// fields are compared where they lie, not copied out.
+        @inlinable func names(_ inner: AnyHashableSendable, site: LiftSite) -> Bool { value.inner == inner && value.site == site }
     }
 
     /// Any other key's value behind a reference: an `AnyHashable` is an existential, which would

@@ -79,7 +79,7 @@ public struct ElementEffectID: Hashable, Sendable, CustomStringConvertible {
     @inlinable
     static func isKey(_ key: AnyHashableSendable, site: LiftSite, inner: AnyHashableSendable) -> Bool {
         guard case .scoped(let scoped) = key.direct else { return false }
-        return scoped.value.inner == inner && scoped.value.site == site
+        return scoped.names(inner, site: site)
     }
 
     /// `site[element]/inner`.

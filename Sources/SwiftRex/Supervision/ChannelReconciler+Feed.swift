@@ -80,7 +80,8 @@ extension ChannelReconciler {
         }
         guard changed else { return .unchanged }
         guard !lastFullHadDuplicates else { return .other }
-        suppress(target.engine.takeCancelledIDs())
+        // The engine records cancellations already: the reconcile that filled memory asked.
+        if target.engine.hasCancelledIDs { suppress(target.engine.takeCancelledIDs()) }
         // Most elements have one channel: it is fed directly, with no operation built.
         if channels.count == 1 {
             feedLone(channels, key: previous[0], remembered: first, target: target, lift: lift)
