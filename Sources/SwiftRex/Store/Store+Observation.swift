@@ -41,9 +41,14 @@ extension Store {
     internal func notifyDidChange(writing regions: UInt64, elementsOf scope: MutationScope, action: Action) {
         var container = -1
         var id: AnyHashableSendable?
-        if let token = scope.addressedToken, let route = elementRoutes.first(where: { $0.token == token }) {
-            container = route.container
-            id = route.id(action)
+        // A loop, not `first(where:)`: a closure handed to the standard library here inherits
+        // the main actor and checks the executor at run time.
+        if let token = scope.addressedToken {
+            for route in elementRoutes where route.token == token {
+                container = route.container
+                id = route.id(action)
+                break
+            }
         }
         notify(
             willChange: false, regions: regions,
