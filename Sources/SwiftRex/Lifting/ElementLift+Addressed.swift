@@ -16,27 +16,35 @@ extension ElementLift {
         case .producer(let produce, _):
             return .producer(
                 .someActions { action, context in
-                    guard let (id, local) = extract(action).map({ ($0.id, $0.action) }) else { return nil }
+                    // Plain `if`s and `guard`s: a closure handed to `Optional.map` here would inherit
+                    // the main actor and check the executor at run time.
+                    guard let addressed = extract(action) else { return nil }
+                    let id = addressed.id
+                    let local = addressed.action
                     let localContext = lift.elementContext(context, id: id)
                     guard localContext.hasState else {
                         if reportsMissing { lift.reportMissing(id, source: context.source) }
                         return nil
                     }
-                    return produce(local, localContext).map { lift.liftProducer($0, id: id) }
+                    guard let reader = produce(local, localContext) else { return nil }
+                    return lift.liftProducer(reader, id: id)
                 }, footprint: footprint)
 
         case .reaction(let react, _, _):
             return .reaction(
                 { action, context in
-                    guard let (id, local) = extract(action).map({ ($0.id, $0.action) }) else { return .doNothing }
+                    guard let addressed = extract(action) else { return .doNothing }
+                    let id = addressed.id
+                    let local = addressed.action
                     let localContext = lift.elementContext(context, id: id)
                     guard localContext.hasState else {
                         if reportsMissing { lift.reportMissing(id, source: context.source) }
                         return .doNothing
                     }
                     let reaction = react(local, localContext)
-                    return Reaction(
-                        mutation: lift.liftMutation(reaction.mutation, id: id), produce: reaction.producer.map { lift.liftProducer($0, id: id) })
+                    var producer: Producer<GA, GS, GE>?
+                    if let reader = reaction.producer { producer = lift.liftProducer(reader, id: id) }
+                    return Reaction(mutation: lift.liftMutation(reaction.mutation, id: id), produce: producer)
                 }, scope: .addressed(token), footprint: footprint)
 
         case .supervision(let unit):

@@ -40,7 +40,7 @@ extension ElementLift {
         let site = self.site
         let extractAddressed = self.extractAddressed
         return .make(
-            element: element, forEachElement: forEachElement, forEachSlotted: forEachSlotted, journal: journal,
+            withElement: withElement, forEachElement: forEachElement, forEachSlotted: forEachSlotted, journal: journal,
             addressedID: { extractAddressed?($0)?.id }, narrow: narrow, site: site,
             local: { slice, environment in supervise(slice).runReader(environment) },
             lift: { id, channel, key in channel.liftedToElement(id, site: site, reusing: key, embedding: embed) }

@@ -15,6 +15,8 @@ internal struct ElementLift<LA: Sendable, LS: Sendable, LE: Sendable, GA: Sendab
     @usableFromInline let extractBroadcast: (@Sendable (GA) -> LA?)?
     @usableFromInline let embed: @Sendable (ID, LA) -> GA
     @usableFromInline let element: @Sendable (ID, GS) -> LS?
+    /// Reads the element with an id where it lies; `false` when it is absent.
+    @usableFromInline let withElement: @Sendable (ID, GS, (LS) -> Void) -> Bool
     @usableFromInline let modifyElement: @Sendable (ID, inout GS, (inout LS) -> Void) -> Bool
     /// Mutates the element a read before it located (see ``locateElement``), in the same state.
     @usableFromInline let modifyLocatedElement: @Sendable (ID, Int, inout GS, (inout LS) -> Void) -> Bool
@@ -59,6 +61,16 @@ internal struct ElementLift<LA: Sendable, LS: Sendable, LE: Sendable, GA: Sendab
         extractBroadcast = broadcast
         self.embed = embed
         element = { state.element($0, in: $1) }
+        withElement = { id, global, body in
+            LentPart.lend(global) { global in
+                state.inspectElement(
+                    id, in: &global,
+                    locating: { (element: LS) -> Bool in
+                        body(element)
+                        return true
+                    })
+            } != nil
+        }
         modifyElement = { state.modifyElement($0, in: &$1, $2) }
         modifyLocatedElement = { state.modifyElement($0, at: $1, in: &$2, $3) }
         forEachElement = { state.forEachElement(in: $0, $1) }
@@ -150,8 +162,7 @@ internal struct ElementLift<LA: Sendable, LS: Sendable, LE: Sendable, GA: Sendab
         let inspectElement = self.inspectElement
         return context.focused { state, body in
             inspectElement(id, &state) { element in
-                var element = element
-                body(&element)
+                LentPart.lend(element, body)
                 return true
             } != nil
         }
@@ -161,23 +172,18 @@ internal struct ElementLift<LA: Sendable, LS: Sendable, LE: Sendable, GA: Sendab
     /// each element's id and a context over that element; `false` when there is no state to read.
     ///
     /// Phase 1 reads each element now: one context serves the whole walk, reading the element the
-    /// walk is at, so nothing is allocated per element. A context kept past its element reads
-    /// the element the walk moved on to, or nothing once the walk is over.
+    /// walk is at where it lies, so nothing is allocated or copied per element. A context kept
+    /// past its element reads nothing.
     @MainActor @inlinable func forEachElementContext(_ context: PreReducerContext<GS>, _ body: (ID, PreReducerContext<LS>) -> Void) -> Bool {
-        var current: LS?
+        let current = LentCursor<LS>()
         let elementContext = PreReducerContext<LS>(source: context.source, generators: context.readGenerators) { read in
-            guard current != nil else { return false }
-            read(&current!)
-            return true
+            current.read(read)
         }
         let forEach = forEachElementInPlace
-        let walked = context.inspectState { state in
+        return context.inspectState { state in
             forEach(&state) { id, slice in
-                current = slice
-                body(id, elementContext)
+                current.lending(slice) { body(id, elementContext) }
             }
         }
-        current = nil
-        return walked
     }
 }

@@ -7,6 +7,8 @@
 // the part; a `get` through a closure, by contrast, returns the part by value, and Swift copies
 // a large value type onto the stack to do that. Every use below relies on one invariant: an
 // offset is `MemoryLayout<Whole>.offset(of:)` of a key path to a stored part of the given type.
+// Two more hold where they are used: a read takes a mutable pointer to storage it never writes
+// (for an `inout` that borrows in place), and `LentPart<Part>` has the layout of `Part`.
 
 /// How an optic reaches its focus in place: a stored part at a fixed byte offset, or the payload
 /// of an `Optional` stored at a fixed byte offset.
@@ -32,8 +34,7 @@ internal enum InPlaceFocus: Sendable, Equatable {
     /// Runs `body` on the focus of `whole` where it lies; `nil` when an optional focus is `nil`.
     ///
     /// `whole` is taken `inout` for its address: nothing is copied, and nothing is written unless
-    /// `body` writes. The optional's payload is reached with an in-place force unwrap, after an
-    /// in-place test of its case (see `unwrap`).
+    /// `body` writes. An optional focus is tested and unwrapped in place (see ``LentPart``).
     @inlinable
     func project<Whole, Part, Result>(_ whole: inout Whole, as _: Part.Type, _ body: (inout Part) -> Result) -> Result? {
         withUnsafeMutablePointer(to: &whole) { pointer in
@@ -42,37 +43,64 @@ internal enum InPlaceFocus: Sendable, Equatable {
             case .stored(let offset):
                 return body(&raw.advanced(by: offset).assumingMemoryBound(to: Part.self).pointee)
             case .optional(let offset):
-                return Self.unwrap(&raw.advanced(by: offset).assumingMemoryBound(to: Part?.self).pointee, body)
+                return LentPart.modify(raw.advanced(by: offset).assumingMemoryBound(to: Part?.self), body)
             }
         }
-    }
-
-    /// Runs `body` on the payload of `optional` where it lies; `nil` when it is `nil`. Through an
-    /// `inout` parameter: a test and an unwrap written on a pointer's `pointee` make the optimiser
-    /// copy the whole optional onto the stack first.
-    @inlinable
-    @inline(__always)
-    static func unwrap<Part, Result>(_ optional: inout Part?, _ body: (inout Part) -> Result) -> Result? {
-        guard optional != nil else { return nil }
-        return body(&optional!)
     }
 
     /// Runs `body` on the focus of `whole` where it lies, reading only; `nil` when an optional
     /// focus is `nil`. Nothing is copied: `body` borrows the focus from `whole`'s own storage.
+    ///
+    /// The focus is reached as an `inout` that nothing writes: in generic code a value handed on
+    /// from an `inout` is borrowed where it lies, while one read from a pointer's `pointee` is
+    /// first copied onto the stack.
     @inlinable
     func read<Whole, Part, Result>(_ whole: Whole, as _: Part.Type, _ body: (Part) -> Result) -> Result? {
         withUnsafePointer(to: whole) { pointer in
-            let raw = UnsafeRawPointer(pointer)
+            let raw = UnsafeMutableRawPointer(mutating: pointer)
             switch self {
             case .stored(let offset):
-                return body(raw.advanced(by: offset).assumingMemoryBound(to: Part.self).pointee)
+                return LentPart.read(&raw.advanced(by: offset).assumingMemoryBound(to: Part.self).pointee, body)
             case .optional(let offset):
-                let slot = raw.advanced(by: offset).assumingMemoryBound(to: Part?.self)
-                guard slot.pointee != nil else { return nil }
-                // An optional's payload lies at its start.
-                return slot.withMemoryRebound(to: Part.self, capacity: 1) { body($0.pointee) }
+                return LentPart.modify(raw.advanced(by: offset).assumingMemoryBound(to: Part?.self)) { LentPart.read(&$0, body) }
             }
         }
+    }
+}
+
+/// A part reached where it lies. One stored property, so `LentPart<Part>` and its optional have
+/// the layout of `Part` and `Part?`: optional chaining on a `LentPart<Part>?` slot tests its case
+/// and reaches the payload in place, where a `switch`, an `if case` or `!= nil` on a generic
+/// `Part?` first copies the whole optional onto the stack.
+@usableFromInline
+internal struct LentPart<Part> {
+    @usableFromInline var part: Part
+
+    @inlinable @inline(__always)
+    mutating func modify<Result>(_ body: (inout Part) -> Result) -> Result { body(&part) }
+
+    /// Runs `body` on the payload of the optional in `slot`, where it lies; `nil` when it is `nil`.
+    @inlinable @inline(__always)
+    static func modify<Result>(_ slot: UnsafeMutablePointer<Part?>, _ body: (inout Part) -> Result) -> Result? {
+        slot.withMemoryRebound(to: LentPart<Part>?.self, capacity: 1) { $0.pointee?.modify(body) }
+    }
+
+    /// `body` applied to `part`, borrowed where it lies (taken `inout` for its address only).
+    @inlinable @inline(__always)
+    static func read<Result>(_ part: inout Part, _ body: (Part) -> Result) -> Result { body(part) }
+
+    /// `body` given `part` as an `inout` it never writes: lent where it lies, for code that takes
+    /// its reads `inout` for the address only.
+    @inlinable @inline(__always)
+    static func lend<Result>(_ part: Part, _ body: (inout Part) -> Result) -> Result {
+        withUnsafePointer(to: part) { body(&UnsafeMutablePointer(mutating: $0).pointee) }
+    }
+
+    /// `body` applied to what `pointer` addresses, borrowed where it lies: an element's id is read
+    /// without copying the element.
+    @inlinable @inline(__always)
+    static func borrow<Result>(_ pointer: UnsafePointer<Part>, _ body: (Part) -> Result) -> Result {
+        read(&UnsafeMutablePointer(mutating: pointer).pointee, body)
     }
 }
 
@@ -93,6 +121,36 @@ extension InPlaceFocus {
         withUnsafeMutablePointer(to: &whole) { pointer in
             body(&UnsafeMutableRawPointer(pointer).advanced(by: offset).assumingMemoryBound(to: Part.self).pointee)
         }
+    }
+}
+
+/// The element a walk is at, lent by address for one step of the walk: how one context made for
+/// the whole walk reads each element in turn without copying it.
+///
+/// Invariant: `address` is set only inside `lending`, to the part it lends, and read through an
+/// `inout` that never writes.
+@usableFromInline
+internal final class LentCursor<Part> {
+    @usableFromInline var address: UnsafeMutablePointer<Part>?
+
+    @inlinable init() {}
+
+    /// Lends `part` while `body` runs; the cursor lends nothing after.
+    @inlinable
+    func lending(_ part: Part, _ body: () -> Void) {
+        withUnsafePointer(to: part) {
+            address = UnsafeMutablePointer(mutating: $0)
+            body()
+        }
+        address = nil
+    }
+
+    /// Runs `read` on the part lent now; `false` when none is.
+    @inlinable
+    func read(_ read: (inout Part) -> Void) -> Bool {
+        guard let address else { return false }
+        read(&address.pointee)
+        return true
     }
 }
 
@@ -129,6 +187,6 @@ internal struct LentState {
     @inlinable
     func read<State, Result>(as _: State.Type, _ body: (State) -> Result) -> Result? {
         guard type == ObjectIdentifier(State.self) else { return nil }
-        return body(address.assumingMemoryBound(to: State.self).pointee)
+        return LentPart.read(&UnsafeMutableRawPointer(mutating: address).assumingMemoryBound(to: State.self).pointee, body)
     }
 }

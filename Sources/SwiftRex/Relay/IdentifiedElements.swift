@@ -38,7 +38,7 @@ extension Relay {
         init(container: Lens<GlobalState, Container>, id identify: @escaping @Sendable (Container.Element) -> ID, keying: ElementKeying?) {
             self.container = container
             self.identify = identify
-            identifyInPlace = { identify($0.pointee) }
+            identifyInPlace = { LentPart.borrow($0, identify) }
             self.keying = keying
         }
 
@@ -107,7 +107,23 @@ extension Relay {
         func idAt(_ offset: Int, in elements: Container) -> ID {
             let identifyInPlace = self.identifyInPlace
             return elements.withContiguousStorageIfAvailable { identifyInPlace($0.baseAddress! + offset) }
-                ?? identify(elements[elements.startIndex + offset])
+                ?? Self.copyingElement(at: offset, of: elements, identify)
+        }
+
+        /// `body` applied to the element at `offset`, borrowed where it lies when the container
+        /// has contiguous storage.
+        @inlinable
+        static func withElement<Result>(at offset: Int, of elements: Container, _ body: (Container.Element) -> Result) -> Result {
+            elements.withContiguousStorageIfAvailable { LentPart.borrow($0.baseAddress! + offset, body) }
+                ?? copyingElement(at: offset, of: elements, body)
+        }
+
+        /// `body` applied to a copy of the element at `offset`, for a container without contiguous
+        /// storage. Out of line: a frame that holds room for the copy holds it even when it never
+        /// runs, so a large element would widen every caller's stack.
+        @inlinable @inline(never)
+        static func copyingElement<Result>(at offset: Int, of elements: Container, _ body: (Container.Element) -> Result) -> Result {
+            body(elements[elements.startIndex + offset])
         }
 
         /// The position of an id the cache's current table cannot place: a late action for a
@@ -221,7 +237,10 @@ extension Relay {
         /// Every element in container order.
         @inlinable
         public func forEachElement(in state: GlobalState, _ body: (ID, Container.Element) -> Void) {
-            for element in container.get(state) { body(identify(element), element) }
+            let elements = container.get(state)
+            for offset in 0..<elements.count {
+                Self.withElement(at: offset, of: elements) { body(identify($0), $0) }
+            }
         }
 
         /// Applies `run(action, &element)` to every element in place: a plain index loop.
@@ -245,7 +264,7 @@ extension Relay {
             container.modify(&state) { elements in
                 var index = elements.startIndex
                 while index < elements.endIndex {
-                    body(identify(elements[index]), &elements[index])
+                    body(Self.withElement(at: index - elements.startIndex, of: elements, identify), &elements[index])
                     index += 1
                 }
             }
@@ -277,7 +296,7 @@ extension Relay {
         {
             container.inspect(&state) { elements in
                 guard let offset = position(id, in: elements) else { return nil }
-                return (elements.withContiguousStorageIfAvailable { body($0[offset]) } ?? body(elements[elements.startIndex + offset]), offset)
+                return (Self.withElement(at: offset, of: elements, body), offset)
             }
         }
 
@@ -292,7 +311,9 @@ extension Relay {
         public func forEachElement(inPlace state: inout GlobalState, _ body: (ID, Container.Element) -> Void) {
             let identify = self.identify
             container.inspect(&state) { elements in
-                for element in elements { body(identify(element), element) }
+                for offset in 0..<elements.count {
+                    Self.withElement(at: offset, of: elements) { body(identify($0), $0) }
+                }
             }
         }
     }

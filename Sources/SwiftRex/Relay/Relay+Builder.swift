@@ -145,7 +145,8 @@ extension Relay.Scope {
     {
         .init(
             action: .init(),
-            state: Relay.IdentifiedElements(container: Lens(keyPath), id: { $0.id }, inPlace: { $0.pointee.id }, keying: .identifiable),
+            state: Relay.IdentifiedElements(
+                container: Lens(keyPath), id: { $0.id }, inPlace: { LentPart.borrow($0) { $0.id } }, keying: .identifiable),
             environment: .init())
     }
 
@@ -343,7 +344,8 @@ extension Relay.Scope {
     {
         .init(
             action: action,
-            state: Relay.IdentifiedElements(container: Lens(keyPath), id: { $0.id }, inPlace: { $0.pointee.id }, keying: .identifiable),
+            state: Relay.IdentifiedElements(
+                container: Lens(keyPath), id: { $0.id }, inPlace: { LentPart.borrow($0) { $0.id } }, keying: .identifiable),
             environment: environment)
     }
 

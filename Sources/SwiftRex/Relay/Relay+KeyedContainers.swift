@@ -11,7 +11,8 @@ extension Relay.Scope {
         StateLane == Relay.IdentifiedElements<G, C, C.Element.ID>
     {
         .init(
-            action: .init(), state: Relay.IdentifiedElements(container: container, id: { $0.id }, inPlace: { $0.pointee.id }, keying: .identifiable),
+            action: .init(),
+            state: Relay.IdentifiedElements(container: container, id: { $0.id }, inPlace: { LentPart.borrow($0) { $0.id } }, keying: .identifiable),
             environment: .init())
     }
 
@@ -73,7 +74,8 @@ extension Relay.Scope {
         C.Element.ID: Sendable
     {
         .init(
-            action: action, state: Relay.IdentifiedElements(container: container, id: { $0.id }, inPlace: { $0.pointee.id }, keying: .identifiable),
+            action: action,
+            state: Relay.IdentifiedElements(container: container, id: { $0.id }, inPlace: { LentPart.borrow($0) { $0.id } }, keying: .identifiable),
             environment: environment
         )
     }

@@ -7,7 +7,7 @@ extension ElementSupervisionTracker {
     /// specialised for the app's types.
     @MainActor @inlinable
     static func make<LS, LE, LA: Sendable>(
-        element: @escaping @Sendable (ID, GS) -> LS?,
+        withElement: @escaping @Sendable (ID, GS, (LS) -> Void) -> Bool,
         forEachElement: @escaping @Sendable (GS, (ID, LS) -> Void) -> Void,
         forEachSlotted: (@Sendable (GS, (ID, Int, LS) -> Void) -> Void)?,
         journal: LaneJournal<GS, ID>?,
@@ -24,7 +24,7 @@ extension ElementSupervisionTracker {
             evaluateAddressed: { action, state, environment, memo, addressed, keep in
                 guard let id = addressedID(action), let remembered = memo[id] else { return nil }
                 addressed = id
-                if let slice = element(id, state) { channels(id, slice, narrow(environment), remembered.keys, &keep) }
+                _ = withElement(id, state) { channels(id, $0, narrow(environment), remembered.keys, &keep) }
                 return remembered
             },
             feedAddressed: { action, state, environment, memo, addressed, reconciler, target, keep in
@@ -33,7 +33,7 @@ extension ElementSupervisionTracker {
                 // A gone element wants no channels. (An `if`: a closure here, inheriting the main
                 // actor, would check the executor at run time.)
                 var wanted: Keep<LA> = []
-                if let slice = element(id, state) { wanted = local(slice, narrow(environment)) }
+                _ = withElement(id, state) { wanted = local($0, narrow(environment)) }
                 let feed = memo.values[slot].read { previous, ordinal in
                     reconciler.feedElement(
                         wanted, previous: previous, ordinal: ordinal, target: target,
@@ -74,9 +74,7 @@ extension ElementSupervisionTracker {
                 }
             },
             evaluateOne: { id, state, environment, remembered, keep in
-                guard let slice = element(id, state) else { return false }
-                channels(id, slice, narrow(environment), remembered, &keep)
-                return true
+                withElement(id, state) { channels(id, $0, narrow(environment), remembered, &keep) }
             },
             buildMemo: Self.buildMemo, updateMemoKeys: Self.updateMemoKeys, memoMatches: Self.memoMatches,
             applyEdits: Self.applyEdits,

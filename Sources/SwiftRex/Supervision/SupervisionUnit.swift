@@ -24,7 +24,8 @@ internal struct SupervisionUnit<State: Sendable, Action: Sendable, Environment: 
         read: (@MainActor @Sendable (inout State) -> Supervision<Action, Environment>)? = nil
     ) {
         self.supervise = supervise
-        self.read = read ?? { supervise($0) }
+        // An `if`, not `??`: a closure made inside `??`'s autoclosure checks the executor when called.
+        if let read { self.read = read } else { self.read = { supervise($0) } }
         self.keyed = keyed
         self.footprint = footprint
     }
