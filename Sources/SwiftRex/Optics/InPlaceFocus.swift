@@ -43,7 +43,7 @@ internal enum InPlaceFocus: Sendable, Equatable {
             case .stored(let offset):
                 return body(&raw.advanced(by: offset).assumingMemoryBound(to: Part.self).pointee)
             case .optional(let offset):
-                return LentPart.modify(raw.advanced(by: offset).assumingMemoryBound(to: Part?.self), body)
+                return LentPart.modify(raw.advanced(by: offset), body)
             }
         }
     }
@@ -62,7 +62,7 @@ internal enum InPlaceFocus: Sendable, Equatable {
             case .stored(let offset):
                 return LentPart.read(&raw.advanced(by: offset).assumingMemoryBound(to: Part.self).pointee, body)
             case .optional(let offset):
-                return LentPart.modify(raw.advanced(by: offset).assumingMemoryBound(to: Part?.self)) { LentPart.read(&$0, body) }
+                return LentPart.modify(raw.advanced(by: offset)) { LentPart.read(&$0, body) }
             }
         }
     }
@@ -79,9 +79,11 @@ internal struct LentPart<Part> {
     @inlinable @inline(__always)
     mutating func modify<Result>(_ body: (inout Part) -> Result) -> Result { body(&part) }
 
-    /// Runs `body` on the payload of the optional in `slot`, where it lies; `nil` when it is `nil`.
+    /// Runs `body` on the payload of the `Part?` at `slot`, where it lies; `nil` when it is `nil`.
+    /// (Rebound from the raw address: unspecialised code then looks up the metadata of one
+    /// optional type, not two.)
     @inlinable @inline(__always)
-    static func modify<Result>(_ slot: UnsafeMutablePointer<Part?>, _ body: (inout Part) -> Result) -> Result? {
+    static func modify<Result>(_ slot: UnsafeMutableRawPointer, _ body: (inout Part) -> Result) -> Result? {
         slot.withMemoryRebound(to: LentPart<Part>?.self, capacity: 1) { $0.pointee?.modify(body) }
     }
 
