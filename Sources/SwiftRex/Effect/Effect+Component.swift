@@ -346,7 +346,14 @@ extension Effect {
     @inlinable
     static func valueSink<Value>(_ receive: @escaping @Sendable (Value) -> Void) -> @Sendable (any Sendable) -> Void {
         { value in
-            if let value = value as? Value { receive(value) }
+            if let value = opened(value, as: Value.self) { receive(value) }
         }
+    }
+
+    /// `value` cast to `Value` from its own type, the existential opened first: a value of that
+    /// very type then takes the runtime's same-type path instead of unwrapping the box.
+    @inlinable
+    static func opened<Opened: Sendable, Value>(_ value: Opened, as _: Value.Type) -> Value? {
+        value as? Value
     }
 }
