@@ -1,3 +1,4 @@
+import LabCore
 import StackMatrix
 import SwiftRexTestSupport
 import Testing
@@ -52,6 +53,21 @@ struct StackMatrixTests {
         let later = StackHighWater.measure(marker: marker) { dispatch() }.highWater
         #expect(!first.isSaturated && first.bytes <= Self.noCopyBound, "\(shape): first dispatch \(first)")
         #expect(!later.isSaturated && later.bytes <= Self.noCopyBound, "\(shape): later dispatch \(later)")
+    }
+
+    @Test(
+        "no dispatch copies the state onto the heap, in any shape: a later dispatch allocates the same bytes whatever the state's size",
+        arguments: StackShape.all)
+    func dispatchAllocatesNoStateCopy(shape: StackShape) throws {
+        let counter = try AllocationCounter()
+        func laterDispatchBytes(_ payload: MatrixPayloadSize) throws -> UInt64 {
+            let dispatch = shape.makeDispatch(payload, marker: StackMarker())
+            dispatch()
+            return try #require(counter.measureInOwnArena { dispatch() }, "jemalloc refused an arena").bytes
+        }
+        let large = try laterDispatchBytes(.large)
+        let small = try laterDispatchBytes(.small)
+        #expect(large == small, "\(shape): a later dispatch allocated \(large) bytes with the 256 KiB state, \(small) with the 16-byte one")
     }
 
     @Test("every shape completes its first and later dispatches on a 512 KiB thread stack", arguments: StackShape.all)
