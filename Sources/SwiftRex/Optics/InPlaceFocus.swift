@@ -189,6 +189,6 @@ internal struct LentState {
     @inlinable
     func read<State, Result>(as _: State.Type, _ body: (State) -> Result) -> Result? {
         guard type == ObjectIdentifier(State.self) else { return nil }
-        return LentPart.read(&UnsafeMutableRawPointer(mutating: address).assumingMemoryBound(to: State.self).pointee, body)
+        return LentPart.borrow(address.assumingMemoryBound(to: State.self), body)
     }
 }
