@@ -28,7 +28,7 @@ import Testing
         #expect(evaluations.value == before)
     }
 
-    @Test func anOnReduceOverTheWholeStateIsReportedAndReevaluatesEverySupervision() {
+    @Test func anOnReduceOverTheWholeStateIsReportedAndReevaluatesNoRowItLeftUnchanged() {
         let evaluations = F.Counter()
         var store: Store<Chat.AppAction, Chat.AppState, Void>?
         let diagnostics = collectingDiagnostics {
@@ -42,7 +42,9 @@ import Testing
         store?.dispatch(.settings(.toggleDark))
 
         #expect(store?.state.unread == 1)
-        #expect(evaluations.value - before == 100)
+        // It may write the conversations' plain array: the Store compares the array before and
+        // after it, and no conversation changed.
+        #expect(evaluations.value - before == 0)
     }
 
     @Test func anOnThatDispatchesAndReducesThroughAStateLaneDoesBoth() async {

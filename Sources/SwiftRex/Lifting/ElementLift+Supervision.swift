@@ -40,7 +40,8 @@ extension ElementLift {
         let site = self.site
         let extractAddressed = self.extractAddressed
         return .make(
-            withElement: withElement, forEachElement: forEachElement, forEachSlotted: forEachSlotted, journal: journal,
+            withElement: withElement, forEachElement: forEachElement, forEachSlotted: forEachSlotted, journal: journal, watch: makeWatch?.make(),
+            elementAt: elementAtOffset,
             addressedID: { extractAddressed?($0)?.id }, narrow: narrow, site: site,
             local: { slice, environment in supervise(slice).runReader(environment) },
             lift: { id, channel, key in channel.liftedToElement(id, site: site, reusing: key, embedding: embed) }

@@ -39,6 +39,11 @@ internal struct ElementLift<LA: Sendable, LS: Sendable, LE: Sendable, GA: Sendab
     /// The container's edit journal, when it keeps one (an `IdentifiedArray`): supervision then
     /// re-evaluates only the elements an edit touched.
     @usableFromInline let journal: LaneJournal<GS, ID>?
+    /// Makes a Store's watch over the container when it is a plain array: supervision then
+    /// re-evaluates only the elements a bracketed write changed.
+    @usableFromInline let makeWatch: WatchFactory<GS, ID>?
+    /// The element at an offset of a watched plain array, read where it lies.
+    @usableFromInline let elementAtOffset: (@Sendable (Int, GS, (LS) -> Void) -> Bool)?
     /// The walk over a journaled container's elements with their slots (its ids are unique).
     @usableFromInline let forEachSlotted: (@Sendable (GS, (ID, Int, LS) -> Void) -> Void)?
     // Reads made before any mutation, reaching the container where it lies (the app's state is
@@ -82,6 +87,8 @@ internal struct ElementLift<LA: Sendable, LS: Sendable, LE: Sendable, GA: Sendab
         container = .of(state)
         elementContainer = SwiftRex.elementContainer(of: state)
         journal = laneJournal(of: state)
+        makeWatch = laneWatchFactory(of: state)
+        elementAtOffset = laneElementAtOffset(of: state)
         forEachSlotted = laneSlottedForEach(of: state)
         locateElement = { state.locateElement($0, in: &$1) }
         inspectElement = { state.inspectElement($0, in: &$1, locating: $2) }

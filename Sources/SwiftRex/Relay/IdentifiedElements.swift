@@ -1,6 +1,8 @@
 // One of the library's files with unsafe code: ids are read from elements where they lie, through
 // a pointer valid only for the call, and a buffer's address is compared, never followed, to tell
-// whether an array's storage changed. Exercised under TSan and ASan by the collection lift tests.
+// whether an array's storage changed. A watched array's elements are compared byte by byte (and
+// with `==`) where they lie, within both buffers' counts, while the copy pins the old buffer.
+// Exercised under TSan and ASan by the collection lift and plain-array supervision tests.
 
 import Synchronization
 
@@ -325,5 +327,149 @@ extension Relay.IdentifiedElements: PlacesFocus, LocatesElements {
     @inlinable var elementContainer: ElementContainer? {
         guard let range = container.inlineRange, let keying else { return nil }
         return ElementContainer(range: range, identity: ElementIdentity(Container.self, keying: keying))
+    }
+}
+
+extension Relay.IdentifiedElements {
+    /// Appends the edits from `before` to `after` (at most `ContainerWatch.limit`); `false` when
+    /// there are more, or either lacks contiguous storage.
+    @inlinable
+    func edits(
+        from before: Container, to after: Container, equal: ((UnsafePointer<Container.Element>, UnsafePointer<Container.Element>) -> Bool)?,
+        into edits: inout [ArrayEdit<ID>]
+    ) -> Bool {
+        let identify = identifyInPlace
+        let told = before.withContiguousStorageIfAvailable { old in
+            after.withContiguousStorageIfAvailable { new in
+                Self.diff(old, new, identify: identify, equal: equal, limit: edits.count + ContainerWatch<GlobalState, ID>.limit, into: &edits)
+            }
+        }
+        return told == true
+    }
+
+    /// `==` over elements where they lie, when the element type is `Equatable`: it tells an
+    /// element whose bytes differ only in padding (a copy of the array need not copy those) from
+    /// one that changed.
+    @inlinable
+    static var elementEquality: ((UnsafePointer<Container.Element>, UnsafePointer<Container.Element>) -> Bool)? {
+        guard let equatable = Container.Element.self as? any Equatable.Type else { return nil }
+        return equatable.equality(as: Container.Element.self)
+    }
+
+    /// The edits from `old` to `new`: elements are aligned in order, by their bytes first (an
+    /// element whose bytes are unchanged is unchanged: the copy pins whatever it references), then
+    /// by id, looking one element ahead on either side for a removal or an insertion. Under one
+    /// id, an element whose bytes differ is modified unless `equal` says otherwise. A moved
+    /// element shows as removed and inserted under one id (the tracker then evaluates everything).
+    @inlinable
+    static func diff(
+        _ old: UnsafeBufferPointer<Container.Element>, _ new: UnsafeBufferPointer<Container.Element>,
+        identify: (UnsafePointer<Container.Element>) -> ID, equal: ((UnsafePointer<Container.Element>, UnsafePointer<Container.Element>) -> Bool)?,
+        limit: Int, into edits: inout [ArrayEdit<ID>]
+    ) -> Bool {
+        if old.baseAddress == new.baseAddress, old.count == new.count { return true }
+        var i = 0
+        var j = 0
+        // The old offset of the last element found unchanged or modified (its id is read only
+        // when an insertion needs it), and where the insertions not yet closed by one begin.
+        var previous = -1
+        var openInsertions = edits.count
+        func survivor(at offset: Int) {
+            if openInsertions < edits.count {
+                let id = identify(old.baseAddress! + offset)
+                for index in openInsertions..<edits.count {
+                    if case .inserted(let inserted, let offset, let after, nil) = edits[index] {
+                        edits[index] = .inserted(inserted, at: offset, after: after, before: id)
+                    }
+                }
+            }
+            openInsertions = edits.count
+        }
+        func insert(_ id: ID, at offset: Int) {
+            edits.append(.inserted(id, at: offset, after: previous < 0 ? nil : identify(old.baseAddress! + previous), before: nil))
+        }
+        while i < old.count, j < new.count {
+            let same = leadingEqualElements(old.baseAddress! + i, new.baseAddress! + j, count: min(old.count - i, new.count - j))
+            if same > 0 {
+                survivor(at: i)
+                previous = i + same - 1
+                i += same
+                j += same
+                continue
+            }
+            let oldID = identify(old.baseAddress! + i)
+            let newID = identify(new.baseAddress! + j)
+            if oldID == newID {
+                survivor(at: i)
+                if equal?(old.baseAddress! + i, new.baseAddress! + j) != true { edits.append(.modified(oldID, at: j)) }
+                openInsertions = edits.count
+                previous = i
+                i += 1
+                j += 1
+            } else if i + 1 < old.count, identify(old.baseAddress! + i + 1) == newID {
+                edits.append(.removed(oldID))
+                i += 1
+            } else if j + 1 < new.count, identify(new.baseAddress! + j + 1) == oldID {
+                insert(newID, at: j)
+                j += 1
+            } else {
+                edits.append(.removed(oldID))
+                insert(newID, at: j)
+                i += 1
+                j += 1
+            }
+            if edits.count > limit { return false }
+        }
+        while i < old.count {
+            edits.append(.removed(identify(old.baseAddress! + i)))
+            i += 1
+            if edits.count > limit { return false }
+        }
+        while j < new.count {
+            insert(identify(new.baseAddress! + j), at: j)
+            j += 1
+            if edits.count > limit { return false }
+        }
+        return true
+    }
+
+    /// How many elements from `old` and `new` on have equal bytes, up to `count`. Padding bytes
+    /// count too: a copy that left them different makes an unchanged element look modified,
+    /// which is evaluated again, never missed.
+    @inlinable
+    static func leadingEqualElements(_ old: UnsafePointer<Container.Element>, _ new: UnsafePointer<Container.Element>, count: Int) -> Int {
+        let size = MemoryLayout<Container.Element>.size
+        guard size > 0 else { return count }
+        var offset = 0
+        while offset < count, equalBytes(UnsafeRawPointer(old + offset), UnsafeRawPointer(new + offset), size) { offset += 1 }
+        return offset
+    }
+
+    /// Whether `size` bytes at `lhs` and at `rhs` are equal, read a word at a time.
+    @inlinable
+    static func equalBytes(_ lhs: UnsafeRawPointer, _ rhs: UnsafeRawPointer, _ size: Int) -> Bool {
+        var offset = 0
+        while offset &+ 8 <= size {
+            if lhs.loadUnaligned(fromByteOffset: offset, as: UInt64.self) != rhs.loadUnaligned(fromByteOffset: offset, as: UInt64.self) {
+                return false
+            }
+            offset &+= 8
+        }
+        while offset < size {
+            if lhs.load(fromByteOffset: offset, as: UInt8.self) != rhs.load(fromByteOffset: offset, as: UInt8.self) { return false }
+            offset &+= 1
+        }
+        return true
+    }
+}
+
+extension Equatable {
+    /// `==` over two values of this type where they lie, typed as `Element` (which is `Self`).
+    @usableFromInline
+    static func equality<Element>(as element: Element.Type) -> (UnsafePointer<Element>, UnsafePointer<Element>) -> Bool {
+        { lhs, rhs in
+            // `pointee` is read through its addressor: `==` borrows both values where they lie.
+            UnsafeRawPointer(lhs).assumingMemoryBound(to: Self.self).pointee == UnsafeRawPointer(rhs).assumingMemoryBound(to: Self.self).pointee
+        }
     }
 }

@@ -43,3 +43,39 @@ internal func laneSlottedForEach<Lane: KeyedState>(of lane: Lane) -> (@Sendable 
 internal func laneJournal<Lane: KeyedState>(of lane: Lane) -> LaneJournal<Lane.GlobalState, Lane.ID>? {
     (lane as? any JournaledKeyedState)?.erasedJournal as? LaneJournal<Lane.GlobalState, Lane.ID>
 }
+
+/// A keyed-state lane over a plain array, whose writes a Store can bracket to tell which elements
+/// changed (see `ContainerWatch`).
+@usableFromInline
+internal protocol WatchedKeyedState: KeyedState {
+    /// A factory of per-Store watches over this lane's container, type-erased (see
+    /// `laneWatchFactory(of:)`); `nil` when the container's storage cannot be pinned.
+    var erasedWatchFactory: Any? { get }
+    /// `body` applied to the element at `offset`, read where the container lies; `false` when the
+    /// offset is out of bounds. The watch's edits name where each element lies, so evaluating
+    /// one reads no id table (a new id would have the table rebuilt).
+    func withElement(atOffset offset: Int, inPlace state: inout GlobalState, _ body: (Element) -> Void) -> Bool
+}
+
+extension WatchedKeyedState {
+    /// ``withElement(atOffset:inPlace:_:)`` as a closure, type-erased (see `laneElementAtOffset(of:)`).
+    @usableFromInline var erasedElementAtOffset: Any {
+        let lane = self
+        let read: @Sendable (Int, GlobalState, (Element) -> Void) -> Bool = { offset, state, body in
+            LentPart.lend(state) { lane.withElement(atOffset: offset, inPlace: &$0, body) }
+        }
+        return read
+    }
+}
+
+/// The read of `lane`'s element at an offset, when the lane is watched.
+@inlinable
+internal func laneElementAtOffset<Lane: KeyedState>(of lane: Lane) -> (@Sendable (Int, Lane.GlobalState, (Lane.Element) -> Void) -> Bool)? {
+    (lane as? any WatchedKeyedState)?.erasedElementAtOffset as? @Sendable (Int, Lane.GlobalState, (Lane.Element) -> Void) -> Bool
+}
+
+/// The factory of watches over `lane`'s container, when it is a plain array.
+@inlinable
+internal func laneWatchFactory<Lane: KeyedState>(of lane: Lane) -> WatchFactory<Lane.GlobalState, Lane.ID>? {
+    (lane as? any WatchedKeyedState)?.erasedWatchFactory as? WatchFactory<Lane.GlobalState, Lane.ID>
+}

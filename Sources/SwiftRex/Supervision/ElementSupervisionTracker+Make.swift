@@ -3,7 +3,8 @@ extension ElementSupervisionTracker {
     /// `channels` the channels one element wants (re-embedded into the app's actions), given the
     /// keys it wanted last when they are known (reused when unchanged); `local` the channels one
     /// element wants in its own actions, and `lift` one of them lifted (given the key it had) under
-    /// the lift `site`. Inlined where the lift is made, so the per-element work below is
+    /// the lift `site`. `watch` tells a plain array's edits (unused with a journal), `elementAt` reads the element
+    /// at an offset its edits name. Inlined where the lift is made, so the per-element work below is
     /// specialised for the app's types.
     @MainActor @inlinable
     static func make<LS, LE, LA: Sendable>(
@@ -11,6 +12,8 @@ extension ElementSupervisionTracker {
         forEachElement: @escaping @Sendable (GS, (ID, LS) -> Void) -> Void,
         forEachSlotted: (@Sendable (GS, (ID, Int, LS) -> Void) -> Void)?,
         journal: LaneJournal<GS, ID>?,
+        watch: ContainerWatch<GS, ID>?,
+        elementAt: (@Sendable (Int, GS, (LS) -> Void) -> Bool)?,
         addressedID: @escaping @Sendable (GA) -> ID?,
         narrow: @escaping @Sendable (GE) -> LE,
         site: LiftSite,
@@ -20,7 +23,7 @@ extension ElementSupervisionTracker {
     ) -> ElementSupervisionTracker {
         // Over 80 lines: one initialiser call whose closures share the lift's captures; split, it ran slower.
         return ElementSupervisionTracker(
-            journal: journal,
+            journal: journal, watch: journal == nil ? watch : nil,
             evaluateAddressed: { action, state, environment, memo, addressed, keep in
                 guard let id = addressedID(action), let remembered = memo[id] else { return nil }
                 addressed = id
@@ -75,6 +78,10 @@ extension ElementSupervisionTracker {
             },
             evaluateOne: { id, state, environment, remembered, keep in
                 withElement(id, state) { channels(id, $0, narrow(environment), remembered, &keep) }
+            },
+            evaluateAt: { id, offset, state, environment, remembered, keep in
+                guard let elementAt else { return false }
+                return elementAt(offset, state) { channels(id, $0, narrow(environment), remembered, &keep) }
             },
             buildMemo: Self.buildMemo, updateMemoKeys: Self.updateMemoKeys, memoMatches: Self.memoMatches,
             applyEdits: Self.applyEdits,

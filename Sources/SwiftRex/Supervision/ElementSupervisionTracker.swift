@@ -15,6 +15,9 @@ internal final class ElementSupervisionTracker<GA: Sendable, GS: Sendable, GE: S
     @usableFromInline typealias EvaluateAll = @MainActor (GS, GE, inout Keep<GA>, inout [ID], inout [ElementKeys], inout [Int]) -> Void
     /// Appends one element's channels, given the keys it wanted last; `false` when the element is absent.
     @usableFromInline typealias EvaluateOne = @MainActor (ID, GS, GE, ElementKeys, inout Keep<GA>) -> Bool
+    /// ``EvaluateOne`` for the element at an offset of a watched plain array (where its edit says
+    /// it lies): no id table is read.
+    @usableFromInline typealias EvaluateAt = @MainActor (ID, Int, GS, GE, ElementKeys, inout Keep<GA>) -> Bool
     /// Refills the memo with recorded ids, keys and ordinals (first occurrence of an id wins),
     /// and the memo's id at each ordinal (its inverse: see `memoIDs`), reusing both tables'
     /// storage: a 100k-entry table is not allocated anew (nor its pages made resident again).
@@ -51,6 +54,7 @@ internal final class ElementSupervisionTracker<GA: Sendable, GS: Sendable, GE: S
 
     private let evaluateElements: EvaluateAll
     private let evaluateElement: EvaluateOne
+    private let evaluateElementAt: EvaluateAt
     private let buildMemo: BuildMemo
     private let updateMemoKeys: UpdateMemoKeys
     private let memoMatches: MemoMatches
@@ -62,6 +66,9 @@ internal final class ElementSupervisionTracker<GA: Sendable, GS: Sendable, GE: S
     private let editedIDs: EditedIDs
     private let sameIDs: SameIDs
     private let journal: LaneJournal<GS, ID>?
+    /// The edits of a plain array container, told by the Store's bracketed writes (`nil`: the
+    /// container is not one).
+    private let watch: ContainerWatch<GS, ID>?
     // Not checked for exclusivity at run time: only the main actor touches a tracker, inside a
     // Store's phase 5, which never nests.
     @exclusivity(unchecked) private var memo: [ID: ElementMemo] = [:]
@@ -90,9 +97,10 @@ internal final class ElementSupervisionTracker<GA: Sendable, GS: Sendable, GE: S
 
     @usableFromInline
     init(
-        journal: LaneJournal<GS, ID>?, evaluateAddressed: @escaping EvaluateAddressed, feedAddressed: @escaping FeedAddressed,
+        journal: LaneJournal<GS, ID>?, watch: ContainerWatch<GS, ID>?, evaluateAddressed: @escaping EvaluateAddressed,
+        feedAddressed: @escaping FeedAddressed,
         commitAddressed: @escaping CommitAddressed,
-        evaluateAll: @escaping EvaluateAll, evaluateOne: @escaping EvaluateOne,
+        evaluateAll: @escaping EvaluateAll, evaluateOne: @escaping EvaluateOne, evaluateAt: @escaping EvaluateAt,
         buildMemo: @escaping BuildMemo, updateMemoKeys: @escaping UpdateMemoKeys, memoMatches: @escaping MemoMatches,
         applyEdits: @escaping ApplyEdits, editedIDs: @escaping EditedIDs, sameIDs: @escaping SameIDs,
         rememberedKeys: @escaping RememberedKeys
@@ -101,11 +109,13 @@ internal final class ElementSupervisionTracker<GA: Sendable, GS: Sendable, GE: S
         feedAddressedElement = feedAddressed
         commitAddressedKeys = commitAddressed
         self.journal = journal
+        self.watch = watch
         self.applyEdits = applyEdits
         self.editedIDs = editedIDs
         self.sameIDs = sameIDs
         evaluateElements = evaluateAll
         evaluateElement = evaluateOne
+        evaluateElementAt = evaluateAt
         self.buildMemo = buildMemo
         self.updateMemoKeys = updateMemoKeys
         self.memoMatches = memoMatches
@@ -121,6 +131,7 @@ internal final class ElementSupervisionTracker<GA: Sendable, GS: Sendable, GE: S
     @usableFromInline
     func evaluateAll(_ state: inout GS, _ environment: GE, into keep: inout Keep<GA>) {
         clearPending()
+        watch?.reset()
         pendingVersion = journal?.version(state)
         evaluateElements(state, environment, &keep, &pendingIDs, &pendingKeys, &pendingOrdinals)
     }
@@ -193,7 +204,8 @@ internal final class ElementSupervisionTracker<GA: Sendable, GS: Sendable, GE: S
     }
 
     @usableFromInline
-    func evaluateEdits(_ state: inout GS, _ environment: GE, into changes: inout [ElementChange<GA>]) -> Bool {
+    func evaluateEdits(_ state: inout GS, _ environment: GE, action: GA?, into changes: inout [ElementChange<GA>]) -> Bool {
+        if let watch { return evaluateWatchedEdits(watch, &state, environment, action: action, into: &changes) }
         guard let journal, let synced = syncedVersion else { return false }
         editedBuffer.removeAll(keepingCapacity: true)
         guard editedIDs(state, synced, &editedBuffer) else { return false }
@@ -210,8 +222,79 @@ internal final class ElementSupervisionTracker<GA: Sendable, GS: Sendable, GE: S
         return true
     }
 
+    /// ``evaluateEdits(_:_:action:into:)`` for a plain array: the elements the bracketed writes
+    /// changed, and the one `action` addresses (its own lift's writes are not bracketed). Removed
+    /// elements keep their ordinals; an inserted one takes the first ordinal after its unchanged
+    /// neighbour (and after every earlier insertion), which must come before the next one's.
+    private func evaluateWatchedEdits(
+        _ watch: ContainerWatch<GS, ID>, _ state: inout GS, _ environment: GE, action: GA?, into changes: inout [ElementChange<GA>]
+    ) -> Bool {
+        // The memo must describe the container the edits start from; a memo whose ordinals grew
+        // far past its size is renumbered by a whole evaluation.
+        guard watch.isArmed, !watch.isLost, memoIDs.count <= 2 * memo.count + 1_024 else { return false }
+        if let count = watch.countBefore, count != memo.count { return false }
+        let start = changes.count
+        pendingEdits.removeAll(keepingCapacity: true)
+        pendingVersion = nil
+        func fail() -> Bool {
+            changes.removeSubrange(start...)
+            pendingEdits.removeAll(keepingCapacity: true)
+            return false
+        }
+        func isPending(_ id: ID) -> Bool { pendingEdits.contains { $0.id == id } }
+        var lastInserted = -1
+        for edit in watch.edits {
+            switch edit {
+            case .removed(let id):
+                guard let remembered = memo[id], !isPending(id) else { return fail() }
+                pendingEdits.append((id, nil, remembered.ordinal))
+                changes.append(ElementChange(previous: remembered.keys, channels: [], ordinal: remembered.ordinal))
+            case .modified(let id, let offset):
+                guard let remembered = memo[id], !isPending(id) else { return fail() }
+                var keep: Keep<GA> = []
+                guard evaluateElementAt(id, offset, state, environment, remembered.keys, &keep) else { return fail() }
+                pendingEdits.append((id, ElementKeys(keep), remembered.ordinal))
+                changes.append(ElementChange(previous: remembered.keys, channels: keep, ordinal: remembered.ordinal))
+            case .inserted(let id, let offset, let after, let before):
+                // An id the memo knows moved, or is a duplicate: only a whole evaluation can say.
+                guard memo[id] == nil, !isPending(id) else { return fail() }
+                var lower = -1
+                if let after {
+                    guard let neighbour = memo[after] else { return fail() }
+                    lower = neighbour.ordinal
+                }
+                var ordinal = max(lower, lastInserted) + 1
+                if let before {
+                    guard let neighbour = memo[before], ordinal < neighbour.ordinal else { return fail() }
+                } else {
+                    ordinal = max(ordinal, memoIDs.count)
+                }
+                lastInserted = ordinal
+                var keep: Keep<GA> = []
+                guard evaluateElementAt(id, offset, state, environment, .none, &keep) else { return fail() }
+                pendingEdits.append((id, ElementKeys(keep), ordinal))
+                changes.append(ElementChange(previous: .none, channels: keep, ordinal: ordinal))
+            }
+        }
+        if let action {
+            var addressed: ID?
+            var keep: Keep<GA> = []
+            if let remembered = evaluateAddressedElement(action, state, environment, &memo, &addressed, &keep), let id = addressed, !isPending(id) {
+                pendingEdits.append((id, ElementKeys(keep), remembered.ordinal))
+                changes.append(ElementChange(previous: remembered.keys, channels: keep, ordinal: remembered.ordinal))
+            }
+        }
+        return true
+    }
+
     @usableFromInline
     var hasJournal: Bool { journal != nil }
+
+    @usableFromInline
+    var patchesEdits: Bool { journal != nil || watch != nil }
+
+    @usableFromInline
+    var containerWatch: (any ContainerWatching<GS>)? { watch }
 
     @usableFromInline
     func commitEdits() {
@@ -222,6 +305,7 @@ internal final class ElementSupervisionTracker<GA: Sendable, GS: Sendable, GE: S
         }
         applyEdits(&memo, &memoIDs, pendingEdits)
         syncedVersion = pendingVersion
+        watch?.reset()
         clearPending()
     }
 

@@ -46,11 +46,17 @@ internal protocol ElementSupervisionTracking<State, Action, Environment>: AnyObj
     /// allocates no list of them); `false` when the journal cannot say (no journal, too many
     /// edits, a reorder, the focus gone): the segment must be evaluated whole. The state is
     /// `inout` for its address only: it is read in place, never written.
-    func evaluateEdits(_ state: inout State, _ environment: Environment, into changes: inout [ElementChange<Action>]) -> Bool
+    /// A plain array's edits come from the Store's bracketed writes instead (see
+    /// `ContainerWatch`), with the element `action` addresses, which its own lift wrote unbracketed.
+    func evaluateEdits(_ state: inout State, _ environment: Environment, action: Action?, into changes: inout [ElementChange<Action>]) -> Bool
     /// Remembers what the last `evaluateEdits` call found.
     func commitEdits()
-    /// Whether the container keeps an edit journal (`evaluateEdits` can answer).
+    /// Whether the container keeps an edit journal, which records the addressed element's writes too.
     var hasJournal: Bool { get }
+    /// Whether `evaluateEdits` can answer: a journal, or a plain array the Store watches.
+    var patchesEdits: Bool { get }
+    /// The watch over a plain array container, for the Store to bracket the writes that may reach it.
+    var containerWatch: (any ContainerWatching<State>)? { get }
     /// Appends the keys every remembered element wanted (in no particular order).
     func appendRememberedKeys(into keys: inout [AnyHashableSendable])
 }

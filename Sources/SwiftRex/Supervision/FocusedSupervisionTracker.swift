@@ -85,12 +85,15 @@ internal final class FocusedSupervisionTracker<LA: Sendable, LS: Sendable, LE: S
     func appendRememberedKeys(into keys: inout [AnyHashableSendable]) { inner.appendRememberedKeys(into: &keys) }
 
     @usableFromInline
-    func evaluateEdits(_ state: inout GS, _ environment: GE, into changes: inout [ElementChange<GA>]) -> Bool {
+    func evaluateEdits(_ state: inout GS, _ environment: GE, action: GA?, into changes: inout [ElementChange<GA>]) -> Bool {
         let inner = self.inner
         let narrowed = narrow(environment)
         var local: [ElementChange<LA>] = []
         var evaluated = false
-        _ = inspectFocus(&state) { slice in evaluated = inner.evaluateEdits(&slice, narrowed, into: &local) }
+        // (An `if`: a closure handed to `Optional.flatMap` here would check the executor at run time.)
+        var localAction: LA?
+        if let action { localAction = extract(action) }
+        _ = inspectFocus(&state) { slice in evaluated = inner.evaluateEdits(&slice, narrowed, action: localAction, into: &local) }
         guard evaluated else { return false }
         for change in local {
             changes.append(ElementChange(previous: change.previous, channels: change.channels.map { $0.mapAction(embed) }, ordinal: change.ordinal))
@@ -103,4 +106,12 @@ internal final class FocusedSupervisionTracker<LA: Sendable, LS: Sendable, LE: S
 
     @usableFromInline
     var hasJournal: Bool { inner.hasJournal }
+
+    /// A focus's collection keeps only its journal: the Store brackets no write to a container
+    /// inside a focus, so its inner watch stays unarmed.
+    @usableFromInline
+    var patchesEdits: Bool { inner.hasJournal }
+
+    @usableFromInline
+    var containerWatch: (any ContainerWatching<GS>)? { nil }
 }

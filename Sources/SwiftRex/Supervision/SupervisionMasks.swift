@@ -23,7 +23,7 @@ extension SupervisionPlan {
     /// owning effects live. A dispatch ORs the masks of the units that mutated.
     ///
     /// Reports, once, the units that write a part of the state the library cannot locate when a
-    /// collection lift supervises: each of their actions re-evaluates every element's supervision.
+    /// collection lift supervises: each of their actions checks every supervised collection.
     @usableFromInline
     static func masks(of units: [UnitWrites], plan: SupervisionPlan?) -> [UInt64] {
         let ownerContainers = units.reduce(StateFootprint.none) { $0.union($1.effectContainers) }
@@ -41,7 +41,7 @@ extension SupervisionPlan {
                 StoreDiagnostic(
                     kind: .broadInvalidation,
                     message:
-                        "\(catchAll) mutating unit(s) of this behavior write a part of the state the library cannot locate (an unlifted reduce or react, an `.on(…, reduce:)` whose trigger names no state lane, a closure lens, a computed key path): every action they handle re-evaluates the supervision of every collection element. Lift them through a key-path state lane (`.on(.action(…).state(\\.part), reduce: …)` for an `.on`), or declare what they touch with `confined(to:)`.",
+                        "\(catchAll) mutating unit(s) of this behavior write a part of the state the library cannot locate (an unlifted reduce or react, an `.on(…, reduce:)` whose trigger names no state lane, a closure lens, a computed key path): every action they handle makes the Store check every supervised collection (a plain array is compared before and after the write; other containers re-evaluate every element). Lift them through a key-path state lane (`.on(.action(…).state(\\.part), reduce: …)` for an `.on`), or declare what they touch with `confined(to:)`.",
                     source: nil, cause: "\(catchAll) catch-all writer(s)"
                 ))
         }

@@ -93,7 +93,7 @@ internal final class SupervisionPlan<State: Sendable, Action: Sendable, Environm
         let segments = units.indices.map { Segment(units[$0], index: $0) }
         self.segments = segments
         allSegments = units.indices.reduce(0) { $0 | Self.bit($1) }
-        journaledSegments = segments.indices.reduce(0) { $0 | (segments[$1].tracker?.hasJournal == true ? Self.bit($1) : 0) }
+        journaledSegments = segments.indices.reduce(0) { $0 | (segments[$1].tracker?.patchesEdits == true ? Self.bit($1) : 0) }
         segmentOfToken = SegmentsByToken(units.map { $0.keyed?.token })
     }
 
@@ -105,8 +105,8 @@ internal final class SupervisionPlan<State: Sendable, Action: Sendable, Environm
 
     /// The mask of every segment.
     @usableFromInline let allSegments: UInt64
-    /// The mask of the collection segments whose container keeps an edit journal: worth
-    /// patching even when every segment is affected.
+    /// The mask of the collection segments whose container keeps an edit journal, or whose plain
+    /// array the Store watches: worth patching even when every segment is affected.
     @usableFromInline let journaledSegments: UInt64
 
     /// The segments a mutation of `footprint` can change, as a bit mask.
@@ -122,6 +122,27 @@ internal final class SupervisionPlan<State: Sendable, Action: Sendable, Environm
     @inlinable
     func reaches(_ mask: UInt64) -> Bool {
         mask & ~Self.removalBit != 0 || !allowsPartial
+    }
+
+    /// The watches over the plain arrays a unit that writes `mask` with `scope` may change: every
+    /// watched segment it reaches but the one whose addressed element is all it writes. Arms them:
+    /// the Store brackets that unit's writes from now on.
+    @usableFromInline
+    func watches(reaching mask: UInt64, scope: MutationScope) -> [any ContainerWatching<State>] {
+        var addressed: Int?
+        if let token = scope.addressedToken { addressed = segmentOfToken[token] }
+        var watches: [any ContainerWatching<State>] = []
+        for index in segments.indices where mask & Self.bit(index) != 0 && index != addressed {
+            guard let watch = segments[index].tracker?.containerWatch else { continue }
+            watches.append(watch)
+        }
+        return watches
+    }
+
+    /// Arms every watch: called once the Store's program brackets each unit ``watches(reaching:scope:)`` names.
+    @usableFromInline
+    func armWatches() {
+        for segment in segments { segment.tracker?.containerWatch?.arm() }
     }
 
     /// Whether a collection lift supervises here: the segments a catch-all mutation makes expensive.
@@ -183,6 +204,18 @@ internal final class SupervisionPlan<State: Sendable, Action: Sendable, Environm
             }
         }
         isCommitted = true
+        releaseEvaluatedChannels()
+    }
+
+    /// Empties the collection segments' buffers after a reconcile used them (keeping their
+    /// storage): the engine holds what it runs, and a channel of an element removed later, by a
+    /// patch, must not stay alive in a buffer until the next whole evaluation.
+    @inlinable
+    func releaseEvaluatedChannels() {
+        for segment in segments where segment.tracker != nil && !segment.channels.isEmpty {
+            segment.channels.removeAll(keepingCapacity: true)
+            segment.orders.removeAll(keepingCapacity: true)
+        }
     }
 
     /// Evaluates one segment into its buffers.
@@ -222,9 +255,11 @@ internal final class SupervisionPlan<State: Sendable, Action: Sendable, Environm
         // generic range-replacement path.
         if !patches.isEmpty { patches.removeAll(keepingCapacity: true) }
         if !editedSegments.isEmpty { editedSegments.removeAll(keepingCapacity: true) }
+        var evaluatedWhole = false
         defer {
             if !patches.isEmpty { patches.removeAll(keepingCapacity: true) }
             if !editedSegments.isEmpty { editedSegments.removeAll(keepingCapacity: true) }
+            if evaluatedWhole { releaseEvaluatedChannels() }
         }
         for index in segments.indices where mask & Self.bit(index) != 0 {
             let segment = segments[index]
@@ -249,7 +284,7 @@ internal final class SupervisionPlan<State: Sendable, Action: Sendable, Environm
                 continue
             }
             changes.removeAll(keepingCapacity: true)
-            if let tracker = segment.tracker, tracker.evaluateEdits(&state, environment, into: &changes) {
+            if let tracker = segment.tracker, tracker.evaluateEdits(&state, environment, action: action, into: &changes) {
                 // The container's journal names the elements that came, went or changed: only
                 // those are evaluated and patched, in container order.
                 counts.elementEvaluations &+= changes.count
@@ -266,6 +301,7 @@ internal final class SupervisionPlan<State: Sendable, Action: Sendable, Environm
                 continue
             }
             evaluate(segment, state: &state, environment: environment)
+            evaluatedWhole = true
             if let tracker = segment.tracker {
                 if reconciler.segmentMatches(index, channels: segment.channels, orders: segment.orders) {
                     // The same channels; channel-less elements may still have moved.

@@ -25,8 +25,17 @@ internal enum DispatchProgram<Action: Sendable, State: Sendable, Environment: Se
         _ behavior: Behavior<Action, State, Environment>, plan: SupervisionPlan<State, Action, Environment>?, regions: ObserverRegions,
         partialReconcile: Bool
     ) {
-        let units = behavior.units
+        var units = behavior.units
         let masks = SupervisionPlan.masks(of: units.map(\.writes), plan: plan)
+        if let plan {
+            // Writes that may reach a supervised plain array are bracketed, so phase 5 can tell
+            // which of its elements changed.
+            for index in units.indices {
+                let watches = plan.watches(reaching: masks[index], scope: units[index].writes.scope)
+                if !watches.isEmpty { units[index] = units[index].bracketed(by: watches) }
+            }
+            plan.armWatches()
+        }
         let unitRegions = units.map { regions.bits(writing: $0.writes.writes) }
         var reducers: [ReducerUnit<Action, State>] = []
         var reducerMasks: [UnitMask] = []
