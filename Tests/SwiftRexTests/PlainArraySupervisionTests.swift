@@ -167,6 +167,51 @@ enum PlainGrid {
         #expect(Array(events.values.dropFirst(opened)) == ["r3 close", "r2 close", "r1 close", "r0 close"])
     }
 
+    /// A row type that is not `Equatable`, with padding between its fields and heap storage.
+    struct PaddedRow: Identifiable, Sendable {
+        var id: Int
+        var isOn = true
+        var name: String
+    }
+
+    @Test func aReactionThatAppendsToAnArrayOfPaddedRowsThatAreNotEquatableEvaluatesOnlyTheNewRow() {
+        let evaluations = F.Counter()
+        let rowPrism = Prism<PaddedAction, ElementAction<Int, Bool>>(
+            preview: { if case .row(let action) = $0 { action } else { nil } }, review: PaddedAction.row)
+        let row = Behavior<Bool, PaddedRow, Void>
+            .reduce { isOn, row in row.isOn = isOn }
+            .supervise { row in
+                evaluations.increment()
+                return Supervision { _ in row.isOn ? [Channel<Bool>(id: "on") { _ in .cancelOnly {} }] : [] }
+            }
+        let app =
+            row.liftCollection(.action(rowPrism).state(\PaddedState.rows), site: "rows")
+            <> Behavior<PaddedAction, PaddedState, Void>.react { action, _ in
+                guard case .append(let id) = action else { return .doNothing }
+                return .reduce { $0.rows.append(PaddedRow(id: id, name: "a row name long enough for the heap \(id)")) }
+            }.confined(to: \PaddedState.rows)
+        // The array is the Store's alone: a write to an array some other value shares copies it
+        // first, and that copy may leave the padding different.
+        let store = Store(
+            initial: PaddedState(rows: (0..<1_000).map { PaddedRow(id: $0, name: "a row name long enough for the heap \($0)") }), behavior: app,
+            environment: ())
+        let before = evaluations.value
+
+        for id in 1_000..<1_010 { store.dispatch(.append(id)) }
+
+        #expect(evaluations.value - before == 10)
+        #expect(store.openChannelIDs.count == 1_010)
+    }
+
+    enum PaddedAction: Sendable {
+        case row(ElementAction<Int, Bool>)
+        case append(Int)
+    }
+
+    struct PaddedState: Sendable {
+        var rows: [PaddedRow]
+    }
+
     /// A row whose supervision reads a class instance it shares with the app: a write through the
     /// instance leaves the row's bytes as they were.
     final class Switch: @unchecked Sendable {

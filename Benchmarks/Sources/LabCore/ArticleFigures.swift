@@ -38,6 +38,10 @@ public enum ArticleFigures {
             scenario: RecordKey(name: "supervision.insertRemove.plainArray", size: 100_000),
             control: RecordKey(name: "supervision.insertRemove", size: 100_000)),
         Row(
+            cost: "The same edit in a supervised dictionary (evaluated whole)",
+            scenario: RecordKey(name: "supervision.insertRemove.dictionary", size: 100_000),
+            control: RecordKey(name: "supervision.insertRemove", size: 100_000)),
+        Row(
             cost: "The chat app's mix with its conversations in a plain array",
             scenario: RecordKey(name: "app.chat.plainArray", size: nil), control: RecordKey(name: "app.chat", size: nil)),
         Row(

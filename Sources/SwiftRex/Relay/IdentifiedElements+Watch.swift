@@ -11,7 +11,7 @@ extension Relay.IdentifiedElements: WatchedKeyedState {
         return WatchFactory<GlobalState, ID> {
             let held = SnapshotCell<Container>()
             return ContainerWatch(
-                take: { state in held.value = lane.container.inspect(&state) { $0 } },
+                take: { state, writes in held.value = lane.container.inspect(&state) { writes ? Self.exactCopy(of: $0) : $0 } },
                 compare: { state, edits in
                     // The copy is kept until the comparison is over: it pins what it compares.
                     guard let before = held.value else { return nil }

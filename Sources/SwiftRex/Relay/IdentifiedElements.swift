@@ -347,6 +347,29 @@ extension Relay.IdentifiedElements {
         return told == true
     }
 
+    /// A copy of an `Array` container in storage of its own whose bytes equal the original's:
+    /// each element is copied (retaining what it references), then the original's bytes are
+    /// copied over the copies, which sets the same references again and the padding a copy
+    /// leaves unwritten. A write to the original then happens in place, and an element it left
+    /// alone keeps bytes equal to its copy's. Plain-data elements and other containers are
+    /// returned as they are: their write copies them, bytes and all.
+    @inlinable
+    static func exactCopy(of elements: Container) -> Container {
+        guard !_isPOD(Container.Element.self), Container.self == [Container.Element].self,
+            let copy = elements.withContiguousStorageIfAvailable({ source in
+                [Container.Element](unsafeUninitializedCapacity: source.count) { buffer, count in
+                    if let from = source.baseAddress, let to = buffer.baseAddress {
+                        to.initialize(from: from, count: source.count)
+                        UnsafeMutableRawPointer(to).copyMemory(from: from, byteCount: source.count * MemoryLayout<Container.Element>.stride)
+                    }
+                    count = source.count
+                }
+            }),
+            let exact = copy as? Container
+        else { return elements }
+        return exact
+    }
+
     /// `==` over elements where they lie, when the element type is `Equatable`: it tells an
     /// element whose bytes differ only in padding (a copy of the array need not copy those) from
     /// one that changed.

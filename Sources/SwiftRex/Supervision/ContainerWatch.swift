@@ -21,8 +21,10 @@ internal enum ArrayEdit<ID> {
 @usableFromInline
 internal protocol ContainerWatching<State>: AnyObject, Sendable {
     associatedtype State
-    /// Keeps a copy of the container, before a unit that may write it runs.
-    func begin(_ state: inout State)
+    /// Keeps a copy of the container, before a unit that may write it runs; `writes`: the unit
+    /// is known to write (a reaction's mutation), so the copy is made now, in storage of its own,
+    /// rather than by the write.
+    func begin(_ state: inout State, writes: Bool)
     /// Records what the unit changed, and lets the copy go.
     func end(_ state: inout State)
     /// Notes that the Store brackets every write that may reach the container (but its own
@@ -30,10 +32,12 @@ internal protocol ContainerWatching<State>: AnyObject, Sendable {
     func arm()
 }
 
-/// Runs `body` on `state` with its writes bracketed by `watches`.
+/// Runs `body` on `state` with its writes bracketed by `watches` (`writes`: `body` is known to write).
 @inlinable
-internal func bracketing<State>(_ watches: [any ContainerWatching<State>], _ state: inout State, _ body: (inout State) -> Void) {
-    for watch in watches { watch.begin(&state) }
+internal func bracketing<State>(
+    _ watches: [any ContainerWatching<State>], _ state: inout State, writes: Bool, _ body: (inout State) -> Void
+) {
+    for watch in watches { watch.begin(&state, writes: writes) }
     body(&state)
     for watch in watches { watch.end(&state) }
 }
@@ -57,8 +61,8 @@ internal final class ContainerWatch<State, ID>: ContainerWatching, @unchecked Se
     /// More edits than this: the tracker evaluates the whole container instead.
     @inlinable static var limit: Int { 64 }
 
-    /// Takes the copy.
-    @usableFromInline let take: (inout State) -> Void
+    /// Takes the copy (`true`: now, in storage of its own).
+    @usableFromInline let take: (inout State, Bool) -> Void
     /// Compares the copy with the container, appending the edits (at most `limit`) and letting
     /// the copy go; the element count before the write, or `nil` when it cannot tell.
     @usableFromInline let compare: (inout State, inout [ArrayEdit<ID>]) -> Int?
@@ -74,14 +78,14 @@ internal final class ContainerWatch<State, ID>: ContainerWatching, @unchecked Se
     @usableFromInline var isLost = false
 
     @inlinable
-    init(take: @escaping (inout State) -> Void, compare: @escaping (inout State, inout [ArrayEdit<ID>]) -> Int?) {
+    init(take: @escaping (inout State, Bool) -> Void, compare: @escaping (inout State, inout [ArrayEdit<ID>]) -> Int?) {
         self.take = take
         self.compare = compare
     }
 
     @inlinable
-    func begin(_ state: inout State) {
-        take(&state)
+    func begin(_ state: inout State, writes: Bool) {
+        take(&state, writes)
     }
 
     @inlinable

@@ -84,7 +84,7 @@ enum SupervisionScenarios {
     static let structuralSizes = [1_000, 10_000, 100_000]
 
     /// `supervision.siblingMutation`, `lift.collection.missingId` (and its two-Store variant), `supervision.insertRemove` (and
-    /// its plain-array control), `app.chat` (and its plain-array control).
+    /// its plain-array and dictionary twins), `app.chat` (and its plain-array twin).
     static var all: [Scenario] {
         [
             Scenario(name: "supervision.siblingMutation", sizes: siblingSizes) { size in
@@ -140,13 +140,27 @@ enum SupervisionScenarios {
                     }
                 }
             },
-            Scenario(
-                name: "supervision.insertRemove.plainArray", sizes: structuralSizes, allocationIterations: 4,
-                instructions: .skipped(reason: "O(n) control: 45 M instructions per dispatch at 1,000 rows")
-            ) { size in
-                // The same edit on a plain array: every row is re-evaluated (a plain array cannot
-                // say which rows an app-level write changed), the control of the one above.
+            Scenario(name: "supervision.insertRemove.plainArray", sizes: structuralSizes, allocationIterations: 16) { size in
+                // The same edit on a plain array: the Store compares the array before and after the
+                // write (one pass) and evaluates the rows that came and went.
                 let store = Store(initial: PlainRoomState(rooms: (0..<size).map { Room(id: $0) }), behavior: plainRooms, environment: ())
+                var next = size
+                return { iterations in
+                    for _ in 0..<iterations {
+                        store.dispatch(.rotate(insert: next, remove: next - size))
+                        next &+= 1
+                    }
+                }
+            },
+            Scenario(
+                name: "supervision.insertRemove.dictionary", sizes: structuralSizes, allocationIterations: 4,
+                instructions: .skipped(reason: "O(n) control: every row is evaluated again")
+            ) { size in
+                // The same edit on a dictionary keyed by id: it keeps no journal and is not
+                // watched, so every row is evaluated again.
+                let store = Store(
+                    initial: KeyedRoomState(rooms: Dictionary(uniqueKeysWithValues: (0..<size).map { ($0, Room(id: $0)) })), behavior: keyedRooms,
+                    environment: ())
                 var next = size
                 return { iterations in
                     for _ in 0..<iterations {
@@ -191,6 +205,10 @@ enum SupervisionScenarios {
         var rooms: [Room]
     }
 
+    struct KeyedRoomState: Sendable, Equatable {
+        var rooms: [Int: Room]
+    }
+
     enum RoomAction: Sendable, Equatable {
         case room(ElementAction<Int, Bool>)
         case rotate(insert: Int, remove: Int)
@@ -225,4 +243,14 @@ enum SupervisionScenarios {
                 if let index = state.rooms.firstIndex(where: { $0.id == remove }) { state.rooms.remove(at: index) }
             }
         }.confined(to: \PlainRoomState.rooms)
+
+    static let keyedRooms: Behavior<RoomAction, KeyedRoomState, Void> =
+        room.liftCollection(.action(roomPrism).state(dictionary: \KeyedRoomState.rooms), site: "rooms")
+        <> Behavior<RoomAction, KeyedRoomState, Void>.react { action, _ in
+            guard case .rotate(let insert, let remove) = action else { return .doNothing }
+            return .reduce { state in
+                state.rooms[insert] = Room(id: insert)
+                state.rooms[remove] = nil
+            }
+        }.confined(to: \KeyedRoomState.rooms)
 }

@@ -14,7 +14,7 @@ extension BehaviorUnit {
                 { action, context in
                     var reaction = react(action, context)
                     if case .mutation(let endo) = reaction.mutation {
-                        reaction.mutation = .mutation(EndoMut { state in bracketing(watches, &state) { endo.runEndoMut(&$0) } })
+                        reaction.mutation = .mutation(EndoMut { state in bracketing(watches, &state, writes: true) { endo.runEndoMut(&$0) } })
                     }
                     return reaction
                 }, scope: scope, footprint: footprint)
@@ -33,10 +33,10 @@ extension ReducerUnit {
         let reduce = self.reduce
         return ReducerUnit(
             applies: applies,
-            run: { action, state in bracketing(watches, &state) { run(action, &$0) } },
+            run: { action, state in bracketing(watches, &state, writes: false) { run(action, &$0) } },
             reduce: { action, state, willWrite in
                 var applied = false
-                bracketing(watches, &state) { applied = reduce(action, &$0, willWrite) }
+                bracketing(watches, &state, writes: false) { applied = reduce(action, &$0, willWrite) }
                 return applied
             },
             scope: scope, footprint: footprint, actionCase: actionCase, runIsComplete: runIsComplete, fusion: nil, address: address)
