@@ -1,7 +1,7 @@
 // How a supervised plain array tells which elements a write changed, without a journal: a Store
-// holds a copy of the array while a unit that may write it runs (the copy pins the storage, so
-// the write copies the array once), then compares the two, and phase 5 re-evaluates only the
-// elements that came, went or changed.
+// holds a copy of the array while a unit that may write it runs (a reducer's write then copies
+// the pinned array once; a reaction's mutation, which will write, is given an exact copy first),
+// then compares the two, and phase 5 re-evaluates only the elements that came, went or changed.
 
 /// One difference between an array before a write and after it, in the array's order.
 @usableFromInline
@@ -74,7 +74,7 @@ internal final class ContainerWatch<State, ID>: ContainerWatching, @unchecked Se
     /// The element count before the first recorded write since the last reset.
     @usableFromInline var countBefore: Int?
     /// Whether a write since the last reset could not be told (too many edits, a second write
-    /// after one that changed something, a container without a pinned storage).
+    /// after one that changed something, a container without contiguous storage).
     @usableFromInline var isLost = false
 
     @inlinable
