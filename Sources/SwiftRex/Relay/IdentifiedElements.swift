@@ -491,8 +491,11 @@ extension Equatable {
     @usableFromInline
     static func equality<Element>(as element: Element.Type) -> (UnsafePointer<Element>, UnsafePointer<Element>) -> Bool {
         { lhs, rhs in
-            // `pointee` is read through its addressor: `==` borrows both values where they lie.
-            UnsafeRawPointer(lhs).assumingMemoryBound(to: Self.self).pointee == UnsafeRawPointer(rhs).assumingMemoryBound(to: Self.self).pointee
+            // Both values are borrowed where they lie: a `pointee` read here, unspecialised,
+            // would copy each onto the stack.
+            LentPart.borrow(UnsafeRawPointer(lhs).assumingMemoryBound(to: Self.self)) { lhs in
+                LentPart.borrow(UnsafeRawPointer(rhs).assumingMemoryBound(to: Self.self)) { lhs == $0 }
+            }
         }
     }
 }

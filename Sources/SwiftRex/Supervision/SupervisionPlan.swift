@@ -125,24 +125,31 @@ internal final class SupervisionPlan<State: Sendable, Action: Sendable, Environm
     }
 
     /// The watches over the plain arrays a unit that writes `mask` with `scope` may change: every
-    /// watched segment it reaches but the one whose addressed element is all it writes. Arms them:
-    /// the Store brackets that unit's writes from now on.
+    /// watched segment it reaches but the one whose addressed element is all it writes. A unit
+    /// that may write anything (an app-level unit) can have its writes compared (`bracketing`);
+    /// one scoped to elements (a broadcast, another lift's element) cannot (`elementScoped`).
     @usableFromInline
-    func watches(reaching mask: UInt64, scope: MutationScope) -> [any ContainerWatching<State>] {
+    func watches(reaching mask: UInt64, scope: MutationScope) -> (
+        bracketing: [any ContainerWatching<State>], elementScoped: [any ContainerWatching<State>]
+    ) {
         var addressed: Int?
         if let token = scope.addressedToken { addressed = segmentOfToken[token] }
-        var watches: [any ContainerWatching<State>] = []
+        var watches: (bracketing: [any ContainerWatching<State>], elementScoped: [any ContainerWatching<State>]) = ([], [])
         for index in segments.indices where mask & Self.bit(index) != 0 && index != addressed {
             guard let watch = segments[index].tracker?.containerWatch else { continue }
-            watches.append(watch)
+            if scope == .anything { watches.bracketing.append(watch) } else { watches.elementScoped.append(watch) }
         }
         return watches
     }
 
-    /// Arms every watch: called once the Store's program brackets each unit ``watches(reaching:scope:)`` names.
+    /// Arms every watch but those in `unarmed`: called once the Store's program brackets each
+    /// unit that may write their arrays.
     @usableFromInline
-    func armWatches() {
-        for segment in segments { segment.tracker?.containerWatch?.arm() }
+    func armWatches(except unarmed: Set<ObjectIdentifier>) {
+        for segment in segments {
+            guard let watch = segment.tracker?.containerWatch, !unarmed.contains(ObjectIdentifier(watch)) else { continue }
+            watch.arm()
+        }
     }
 
     /// Whether a collection lift supervises here: the segments a catch-all mutation makes expensive.

@@ -5,7 +5,6 @@ extension BehaviorUnit {
     /// This unit, its writes bracketed by `watches` (a unit that writes nothing, unchanged).
     @inlinable
     func bracketed(by watches: [any ContainerWatching<State>]) -> BehaviorUnit {
-        guard !watches.isEmpty else { return self }
         switch self {
         case .reducer(let unit):
             return .reducer(unit.bracketed(by: watches))

@@ -30,11 +30,16 @@ internal enum DispatchProgram<Action: Sendable, State: Sendable, Environment: Se
         if let plan {
             // Writes that may reach a supervised plain array are bracketed, so phase 5 can tell
             // which of its elements changed.
+            let reached = units.indices.map { plan.watches(reaching: masks[$0], scope: units[$0].writes.scope) }
+            // A watch a unit scoped to elements may reach (a broadcast, another lift's element
+            // writes) is never armed: comparing would copy the array on each such dispatch, and
+            // its segment is evaluated whole, as without a watch.
+            let unarmed = Set(reached.flatMap { $0.elementScoped.map(ObjectIdentifier.init) })
             for index in units.indices {
-                let watches = plan.watches(reaching: masks[index], scope: units[index].writes.scope)
+                let watches = reached[index].bracketing.filter { !unarmed.contains(ObjectIdentifier($0)) }
                 if !watches.isEmpty { units[index] = units[index].bracketed(by: watches) }
             }
-            plan.armWatches()
+            plan.armWatches(except: unarmed)
         }
         let unitRegions = units.map { regions.bits(writing: $0.writes.writes) }
         var reducers: [ReducerUnit<Action, State>] = []
