@@ -291,9 +291,6 @@ internal final class ElementSupervisionTracker<GA: Sendable, GS: Sendable, GE: S
     var hasJournal: Bool { journal != nil }
 
     @usableFromInline
-    var patchesEdits: Bool { journal != nil || watch != nil }
-
-    @usableFromInline
     var containerWatch: (any ContainerWatching<GS>)? { watch }
 
     @usableFromInline

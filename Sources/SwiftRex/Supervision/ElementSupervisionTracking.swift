@@ -53,8 +53,6 @@ internal protocol ElementSupervisionTracking<State, Action, Environment>: AnyObj
     func commitEdits()
     /// Whether the container keeps an edit journal, which records the addressed element's writes too.
     var hasJournal: Bool { get }
-    /// Whether `evaluateEdits` can answer: a journal, or a plain array the Store watches.
-    var patchesEdits: Bool { get }
     /// The watch over a plain array container, for the Store to bracket the writes that may reach it.
     var containerWatch: (any ContainerWatching<State>)? { get }
     /// Appends the keys every remembered element wanted (in no particular order).

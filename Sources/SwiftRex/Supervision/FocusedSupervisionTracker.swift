@@ -107,11 +107,7 @@ internal final class FocusedSupervisionTracker<LA: Sendable, LS: Sendable, LE: S
     @usableFromInline
     var hasJournal: Bool { inner.hasJournal }
 
-    /// A focus's collection keeps only its journal: the Store brackets no write to a container
-    /// inside a focus, so its inner watch stays unarmed.
-    @usableFromInline
-    var patchesEdits: Bool { inner.hasJournal }
-
+    /// The Store brackets no write to a container inside a focus, so the inner watch stays unarmed.
     @usableFromInline
     var containerWatch: (any ContainerWatching<GS>)? { nil }
 }

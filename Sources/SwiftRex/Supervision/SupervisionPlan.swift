@@ -93,7 +93,7 @@ internal final class SupervisionPlan<State: Sendable, Action: Sendable, Environm
         let segments = units.indices.map { Segment(units[$0], index: $0) }
         self.segments = segments
         allSegments = units.indices.reduce(0) { $0 | Self.bit($1) }
-        journaledSegments = segments.indices.reduce(0) { $0 | (segments[$1].tracker?.patchesEdits == true ? Self.bit($1) : 0) }
+        journaledSegments = segments.indices.reduce(0) { $0 | (segments[$1].tracker?.hasJournal == true ? Self.bit($1) : 0) }
         segmentOfToken = SegmentsByToken(units.map { $0.keyed?.token })
     }
 
@@ -106,8 +106,8 @@ internal final class SupervisionPlan<State: Sendable, Action: Sendable, Environm
     /// The mask of every segment.
     @usableFromInline let allSegments: UInt64
     /// The mask of the collection segments whose container keeps an edit journal, or whose plain
-    /// array the Store watches: worth patching even when every segment is affected.
-    @usableFromInline let journaledSegments: UInt64
+    /// array the Store watches (an armed watch): worth patching even when every segment is affected.
+    @usableFromInline private(set) var journaledSegments: UInt64
 
     /// The segments a mutation of `footprint` can change, as a bit mask.
     @usableFromInline
@@ -149,6 +149,7 @@ internal final class SupervisionPlan<State: Sendable, Action: Sendable, Environm
         for segment in segments {
             guard let watch = segment.tracker?.containerWatch, !unarmed.contains(ObjectIdentifier(watch)) else { continue }
             watch.arm()
+            journaledSegments |= Self.bit(segment.index)
         }
     }
 
