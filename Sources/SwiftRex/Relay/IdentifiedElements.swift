@@ -1,8 +1,7 @@
 // One of the library's files with unsafe code: ids are read from elements where they lie, through
 // a pointer valid only for the call, and a buffer's address is compared, never followed, to tell
-// whether an array's storage changed. A watched array's elements are compared byte by byte (and
-// with `==`) where they lie, within both buffers' counts, while the copy pins the old buffer.
-// Exercised under TSan and ASan by the collection lift and plain-array supervision tests.
+// whether an array's storage changed. A watched array's rows are compared where they lie, within
+// both counts, the copy pinning the old buffer. Tested under TSan and ASan (collection lift tests).
 
 import Synchronization
 
