@@ -296,16 +296,17 @@ public enum InstructionPass {
 
         var arguments = valgrindArguments(outputBase: outputBase) + ["--log-file=\(logPath)", measured, "count-instructions", "--output", figures]
         if let filter { arguments += ["--filter", filter] }
-        // The pass gets an environment of its own, the same wherever the lab runs: the heap's
-        // history, and with it the allocator's and the runtime's paths, follows the environment's
-        // size, so the caller's variables (a CI runner's, a shell's) moved some counts by percents.
+        // The pass gets an environment and a working directory of its own, the same wherever the
+        // lab runs: the heap's history, and with it the allocator's and the runtime's paths,
+        // follows the environment's size and the working directory's path, so the caller's (a CI
+        // runner's checkout, a shell's) moved some counts by percents.
         var environment = Self.environment
         for key in ["LD_LIBRARY_PATH", "VALGRIND_LIB"] { environment[key] = ProcessInfo.processInfo.environment[key] }
         environment[CallgrindSession.outputEnvironmentKey] = outputBase
         // Relay the pass's progress lines as they come, with the time each took (measured here:
         // the pass itself prints nothing that depends on the clock).
         var last = monotonicNanoseconds()
-        let status = try Subprocess.runLines(valgrind, arguments, environment: environment) { line in
+        let status = try Subprocess.runLines(valgrind, arguments, environment: environment, workingDirectory: "/") { line in
             let now = monotonicNanoseconds()
             log(line + " (\(fixed(Double(now - last) / 1e9, digits: 1)) s)")
             last = now

@@ -1,3 +1,4 @@
+import CValgrind
 import Foundation
 
 #if canImport(Glibc)
@@ -33,13 +34,15 @@ public enum Subprocess {
         public var description: String { "cannot run \(executable): \(String(cString: strerror(code)))" }
     }
 
-    /// Runs `executable` (a path) with `arguments` and `environment` (the parent's when `nil`),
-    /// standard input from `/dev/null`. What is captured (standard output, standard error or both,
-    /// as `standardError` says) is handed to `onOutput` chunk by chunk as it arrives, until the child closes it; the child is
-    /// then reaped. Returns its exit status, or 128 plus the signal that ended it.
+    /// Runs `executable` (a path) with `arguments` and `environment` (the parent's when `nil`;
+    /// passed sorted by name, so the child's start-up is the same from run to run), in
+    /// `workingDirectory` (the parent's when `nil`), standard input from `/dev/null`. What is
+    /// captured (standard output, standard error or both, as `standardError` says) is handed to
+    /// `onOutput` chunk by chunk as it arrives, until the child closes it; the child is then
+    /// reaped. Returns its exit status, or 128 plus the signal that ended it.
     public static func run(
         _ executable: String, _ arguments: [String], environment: [String: String]? = nil,
-        standardError: StandardError = .discard, onOutput: (Data) -> Void
+        workingDirectory: String? = nil, standardError: StandardError = .discard, onOutput: (Data) -> Void
     ) throws -> Int32 {
         var fds: [Int32] = [0, 0]
         guard pipe(&fds) == 0 else { throw SpawnError(executable: executable, code: errno) }
@@ -67,11 +70,19 @@ public enum Subprocess {
         }
         posix_spawn_file_actions_addclose(&actions, readEnd)
         posix_spawn_file_actions_addclose(&actions, writeEnd)
+        if let workingDirectory {
+            let added = swiftrex_lab_spawn_add_chdir(&actions, workingDirectory)
+            guard added == 0 else {
+                close(readEnd)
+                close(writeEnd)
+                throw SpawnError(executable: executable, code: added)
+            }
+        }
 
         let argv: [UnsafeMutablePointer<CChar>?] = ([executable] + arguments).map { strdup($0) } + [nil]
         defer { for pointer in argv { free(pointer) } }
         let envp: [UnsafeMutablePointer<CChar>?]? = environment.map { variables in
-            variables.map { strdup("\($0.key)=\($0.value)") } + [nil]
+            variables.sorted { $0.key < $1.key }.map { strdup("\($0.key)=\($0.value)") } + [nil]
         }
         defer { for pointer in envp ?? [] { free(pointer) } }
 
@@ -108,14 +119,16 @@ public enum Subprocess {
         return signal == 0 ? (status >> 8) & 0xff : 128 + signal
     }
 
-    /// Runs `executable` like ``run(_:_:environment:standardError:onOutput:)``, standard error
+    /// Runs `executable` like ``run(_:_:environment:workingDirectory:standardError:onOutput:)``, standard error
     /// merged into standard output, handing each line it writes (without its newline) to `line`
     /// as it arrives; a last line without a newline is handed over when the child ends.
     public static func runLines(
-        _ executable: String, _ arguments: [String], environment: [String: String]? = nil, line: (String) -> Void
+        _ executable: String, _ arguments: [String], environment: [String: String]? = nil, workingDirectory: String? = nil,
+        line: (String) -> Void
     ) throws -> Int32 {
         var pending = Data()
-        let status = try run(executable, arguments, environment: environment, standardError: .merge) { chunk in
+        let status = try run(executable, arguments, environment: environment, workingDirectory: workingDirectory, standardError: .merge) {
+            chunk in
             pending.append(chunk)
             while let newline = pending.firstIndex(of: 0x0A) {
                 line(String(decoding: pending[pending.startIndex..<newline], as: UTF8.self))
@@ -126,7 +139,7 @@ public enum Subprocess {
         return status
     }
 
-    /// Runs `executable` like ``run(_:_:environment:standardError:onOutput:)`` and returns its exit
+    /// Runs `executable` like ``run(_:_:environment:workingDirectory:standardError:onOutput:)`` and returns its exit
     /// status with everything it wrote.
     public static func capture(
         _ executable: String, _ arguments: [String], environment: [String: String]? = nil, standardError: StandardError = .discard

@@ -32,6 +32,25 @@ struct SubprocessTests {
         #expect(String(decoding: result.output, as: UTF8.self) == "this:none\n")
     }
 
+    @Test("the environment reaches the child in name order, whatever the dictionary's order")
+    func environmentOrder() throws {
+        let variables = Dictionary(uniqueKeysWithValues: (0..<20).map { ("V\(String($0, radix: 36))", "\($0)") })
+        var lines: [String] = []
+        _ = try Subprocess.runLines("/usr/bin/env", [], environment: variables) { lines.append($0) }
+        #expect(lines == variables.keys.sorted().map { "\($0)=\(variables[$0]!)" })
+    }
+
+    @Test("the child runs in the working directory given, or in the parent's")
+    func workingDirectory() throws {
+        var lines: [String] = []
+        _ = try Subprocess.runLines("/bin/sh", ["-c", "pwd"], workingDirectory: "/") { lines.append($0) }
+        _ = try Subprocess.runLines("/bin/sh", ["-c", "pwd -P"]) { lines.append($0) }
+        #expect(lines == ["/", URL(fileURLWithPath: FileManager.default.currentDirectoryPath).resolvingSymlinksInPath().path])
+        #expect(throws: Subprocess.SpawnError.self) {
+            try Subprocess.runLines("/bin/sh", ["-c", "pwd"], workingDirectory: "/nonexistent/directory") { _ in }
+        }
+    }
+
     @Test("a child ended by a signal reports 128 plus the signal")
     func signal() throws {
         #expect(try Subprocess.capture("/bin/sh", ["-c", "kill -KILL $$"]).status == 128 + SIGKILL)

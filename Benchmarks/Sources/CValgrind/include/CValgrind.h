@@ -38,4 +38,8 @@ void swiftrex_lab_callgrind_dump_stats(const char *reason);
 /// one thread's cache or allocated depending on which thread runs what, are then not counted, and
 /// the library's own allocations are counted exactly.
 int swiftrex_lab_jobs_run_on_main_thread(void);
+
+/// Adds "change the directory to `path`" to the `posix_spawn_file_actions_t` at `actions`, so the
+/// instruction pass starts in a directory of its own; 0 on success, an error number otherwise.
+int swiftrex_lab_spawn_add_chdir(void *actions, const char *path);
 #endif
