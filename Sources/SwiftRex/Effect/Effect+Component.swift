@@ -66,6 +66,12 @@ extension Effect {
         @inlinable
         internal consuming func takeWork() -> Work { work }
 
+        /// This component taken apart, each part moved out.
+        @inlinable
+        internal consuming func parts() -> (work: Work, scheduling: EffectScheduling, channel: ChannelPayload?, owner: EffectOwner?) {
+            (work, scheduling, channel, owner)
+        }
+
         /// Whether `scheduling` lets a component start at once (no coalescing, no positive delay,
         /// not a cancel sentinel), outside the keyed registry (no id) or under its id. Each knob is
         /// read once, in place: taking the scheduling apart in separate calls copied it.

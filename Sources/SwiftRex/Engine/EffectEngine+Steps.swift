@@ -17,7 +17,7 @@ extension EffectEngine {
             machine.opened(slot: slot, generation: generation, channel: channel, traits: traits, now: now)
         case .deliver(let cancels, let payload, let sink):
             cancelTokens(cancels)
-            if let value = payload.component.channel?.value { sink(value) }
+            if let value = payload.channel?.value { sink(value) }
         case .arm(let cancels, let deadline):
             cancelTokens(cancels)
             let token = clock.startTimer(deadline) { [weak self] in self?.wake() }
@@ -37,8 +37,7 @@ extension EffectEngine {
     /// Starts a one-shot run; `nil` when it completed while starting (nothing stays registered).
     @inlinable
     func subscribe(_ payload: Payload, key: AnyHashableSendable, generation: UInt64) -> (any EffectCancellable)? {
-        let component = payload.component
-        switch component.work {
+        switch payload.work {
         case .task(let work):
             let run = EffectTaskRun(work: work, outlet: outlet, depth: payload.depth, key: key, generation: generation)
             run.startFromMainActor()
@@ -49,10 +48,13 @@ extension EffectEngine {
         case .sequence(let actions):
             for action in actions { outlet.letter(action, payload.depth) }
             return nil
-        case .subscribe, .cancelOnly:
+        case .subscribe(let subscribe):
+            // A component with a channel payload is opened, never subscribed.
             let ticket = EffectRun(key: key, generation: generation)
-            let token = component.subscribe(send: sender(depth: payload.depth), complete: completion(ticket))
+            let token = subscribe(sender(depth: payload.depth), completion(ticket))
             return ticket.register() ? token : nil
+        case .cancelOnly:
+            return nil
         }
     }
 
@@ -61,7 +63,7 @@ extension EffectEngine {
     @usableFromInline
     func open(_ payload: Payload, key: AnyHashableSendable, generation: UInt64) -> (token: SubscriptionToken, sink: @Sendable (any Sendable) -> Void)?
     {
-        guard let channel = payload.component.channel, let start = channel.start else { return nil }
+        guard let channel = payload.channel, let start = channel.start else { return nil }
         let ticket = EffectRun(key: key, generation: generation)
         let opened = start(channel.value, sender(depth: payload.depth), completion(ticket))
         guard ticket.register() else {

@@ -3,16 +3,29 @@
 // ASan by EffectEngineOrderingTests (effect code re-entering the engine while a step is
 // performed) and the Store's effect and supervision tests.
 
-/// What the engine schedules: a component and the causal depth its actions will carry.
+/// What the engine keeps of a scheduled component until it runs: its work, its channel payload,
+/// its timing (for ``PendingEffect``) and the causal depth its actions will carry. Its id and
+/// owner are used when it is scheduled and not kept: the payload is moved whenever a timer is
+/// restarted, so it holds only what a run needs.
 @usableFromInline
 internal struct EnginePayload<Action: Sendable>: Sendable {
-    @usableFromInline let component: Effect<Action>.Component
+    @usableFromInline let work: Effect<Action>.Component.Work
     @usableFromInline let depth: Int
+    @usableFromInline let channel: Effect<Action>.Component.ChannelPayload?
+    @usableFromInline let timing: ScheduleTiming
 
     @inlinable
-    init(component: Effect<Action>.Component, depth: Int) {
-        self.component = component
+    init(work: Effect<Action>.Component.Work, channel: Effect<Action>.Component.ChannelPayload?, timing: ScheduleTiming, depth: Int) {
+        self.work = work
         self.depth = depth
+        self.channel = channel
+        self.timing = timing
+    }
+
+    /// The payload of a component supervision hands over (its channels, which are kept).
+    @inlinable
+    init(component: borrowing Effect<Action>.Component, depth: Int) {
+        self.init(work: component.work, channel: component.channel, timing: ScheduleTiming(component.scheduling), depth: depth)
     }
 }
 
@@ -60,7 +73,7 @@ internal final class EffectEngine<Action: Sendable> {
 
     /// One event. Values, not closures: deferring one allocates nothing beyond the queue.
     private enum Event {
-        case schedule(Payload, EffectScheduling, ChannelTraits?)
+        case schedule(Payload, key: AnyHashableSendable?, timing: ScheduleTiming, traits: ChannelTraits?)
         case operations([ChannelOperation<Action>], depth: Int)
         case cancel(AnyHashableSendable)
         case cancelAll
@@ -90,24 +103,25 @@ internal final class EffectEngine<Action: Sendable> {
             if case .task(let work) = component.takeWork() { startKeyedTask(work, key: key, depth: depth) }
             return
         }
-        if component.scheduling.cancelsOnly, cancelled.isRecording, let id = component.scheduling.id { cancelled.ids.insert(id) }
-        if let owner = component.owner, let key = component.scheduling.id, !component.scheduling.cancelsOnly {
-            registerOwner(owner, of: key)
-        }
-        let traits = component.channel.map(ChannelTraits.init)
-        let scheduling = component.scheduling
-        let payload = EnginePayload(component: component, depth: depth)
+        // Taken apart, each part moved: the payload keeps what a run needs, the id goes to the
+        // machine's registry.
+        // Taken apart, each part moved: the payload keeps what a run needs, the id goes to the
+        // machine's registry.
+        let (work, scheduling, channel, owner) = (consume component).parts()
+        let timing = ScheduleTiming(scheduling)
+        if timing.cancelsOnly, cancelled.isRecording, let id = scheduling.id { cancelled.ids.insert(id) }
+        if let owner, let key = scheduling.id, !timing.cancelsOnly { registerOwner(owner, of: key) }
+        let traits = channel.map(ChannelTraits.init)
+        let payload = EnginePayload(work: work, channel: channel, timing: timing, depth: depth)
         guard !isBusy else {
-            deferSchedule(payload, scheduling, traits)
+            deferSchedule(payload, key: (consume scheduling).id, timing: timing, traits: traits)
             return
         }
         isBusy = true
-        let timing = ScheduleTiming(scheduling)
         // The clock is read only when the scheduling uses time (a delay, coalescing or a
         // channel's settle and pacing): reading it is a call through the injected closure.
         let now = timing.isTimeless && traits == nil ? .zero : clock.now()
-        // The scheduling's copy is taken apart on its last use: its id is moved to the machine.
-        perform(machine.schedule(consume payload, key: scheduling.id, timing: timing, traits: traits, now: now), now: now)
+        perform(machine.schedule(consume payload, key: (consume scheduling).id, timing: timing, traits: traits, now: now), now: now)
         endOperation()
     }
 
@@ -255,8 +269,8 @@ internal final class EffectEngine<Action: Sendable> {
     // MARK: Deferral
 
     @usableFromInline
-    func deferSchedule(_ payload: Payload, _ scheduling: EffectScheduling, _ traits: ChannelTraits?) {
-        deferred.append(.schedule(payload, scheduling, traits))
+    func deferSchedule(_ payload: Payload, key: AnyHashableSendable?, timing: ScheduleTiming, traits: ChannelTraits?) {
+        deferred.append(.schedule(payload, key: key, timing: timing, traits: traits))
     }
 
     @usableFromInline
@@ -304,9 +318,9 @@ internal final class EffectEngine<Action: Sendable> {
 
     private func handle(_ event: Event) {
         switch event {
-        case .schedule(let payload, let scheduling, let traits):
+        case .schedule(let payload, let key, let timing, let traits):
             let now = clock.now()
-            perform(machine.schedule(payload, scheduling: scheduling, traits: traits, now: now), now: now)
+            perform(machine.schedule(payload, key: key, timing: timing, traits: traits, now: now), now: now)
         case .operations(let operations, let depth):
             performOperations(operations, depth: depth)
         case .cancel(let key):
@@ -428,10 +442,9 @@ extension PendingEffect {
         case .running:
             self.init(id: id, kind: .running)
         case .waitingToStart(let payload):
-            let scheduling = payload.component.scheduling
             var debounce: Duration?
-            if case .debounce(let window)? = scheduling.coalesce { debounce = window }
-            self.init(id: id, kind: .waitingToStart(delay: scheduling.delay, debounce: debounce))
+            if case .debounce(let window)? = payload.timing.coalesce { debounce = window }
+            self.init(id: id, kind: .waitingToStart(delay: payload.timing.delay, debounce: debounce))
         case .openChannel:
             self.init(id: id, kind: .openChannel)
         case .pendingDelivery(let delivery):

@@ -115,10 +115,10 @@ internal enum EffectStep<Payload> {
 /// The knobs of an ``EffectScheduling`` the machine reads besides its id: plain values, read out
 /// of a component in place.
 @usableFromInline
-internal struct ScheduleTiming {
-    @usableFromInline let cancelsOnly: Bool
+internal struct ScheduleTiming: Sendable {
     @usableFromInline let delay: Duration?
     @usableFromInline let coalesce: EffectScheduling.Coalesce?
+    @usableFromInline let cancelsOnly: Bool
 
     @inlinable @inline(__always)
     init(_ scheduling: borrowing EffectScheduling) {
