@@ -11,16 +11,34 @@ extension Relay.IdentifiedElements: WatchedKeyedState {
         return WatchFactory<GlobalState, ID> {
             let held = SnapshotCell<Container>()
             return ContainerWatch(
-                take: { state, writes in held.value = lane.container.inspect(&state) { writes ? Self.exactCopy(of: $0) : $0 } },
+                take: { state, writes in
+                    lane.container.inspect(&state) { elements in
+                        held.storage = Self.storageAddress(of: elements)
+                        held.value = writes ? Self.exactCopy(of: elements) : elements
+                    }
+                },
                 compare: { state, edits in
                     // The copy is kept until the comparison is over: it pins what it compares.
                     guard let before = held.value else { return nil }
                     held.value = nil
+                    let start = edits.count
                     return lane.container.inspect(&state) { after in
-                        lane.edits(from: before, to: after, equal: equal, into: &edits) ? before.count : nil
+                        guard lane.edits(from: before, to: after, equal: equal, into: &edits) else { return nil }
+                        // The lane's position table follows the edit, rather than being rebuilt
+                        // by the next lookup.
+                        if edits.count > start {
+                            lane.cache.patch(from: held.storage, to: Self.storageAddress(of: after), count: before.count, edits: edits[start...])
+                        }
+                        return before.count
                     }
                 })
         }
+    }
+
+    /// Where `elements` lie, as the position cache keys its tables (`nil`: no such address).
+    @inlinable
+    static func storageAddress(of elements: Container) -> UInt? {
+        elements.withContiguousStorageIfAvailable { storage(of: $0) } ?? nil
     }
 
     /// `body` applied to the element at `offset`, read where the container lies.

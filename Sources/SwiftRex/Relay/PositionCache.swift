@@ -320,6 +320,94 @@ internal final class PositionCache<ID: Hashable & Sendable>: Sendable {
         return found
     }
 
+    /// Brings the current table up to date with a write it did not see: `edits` (in order) led
+    /// from the container of `count` elements that lay in `old`, which the table describes, to
+    /// the one now in `new`.
+    /// Removed ids leave, the others' positions shift, inserted ids come: one pass over the table,
+    /// no id hashed but the edited ones, where a lookup would otherwise rebuild the table. The
+    /// table then describes `new`, without a witness (the old one pinned the old storage), so an
+    /// id it lacks is looked for before it is called absent, and every position it gives is read
+    /// back, as any table's is. Nothing happens when the current table is not `old`'s.
+    @inlinable
+    func patch(from old: UInt?, to new: UInt?, count: Int, edits: ArraySlice<ArrayEdit<ID>>) {
+        guard let old, let new else { return }
+        let dropped = positions.withLock { positions -> [Witness] in
+            guard positions.storage == old else { return [] }
+            var dropped: [Witness] = []
+            if let witness = positions.witness.take() { dropped.append(witness) }
+            positions.witnessStorage = nil
+            if new != old {
+                // A spare left from an earlier container in that storage no longer describes it.
+                positions.spares.removeAll { spare in
+                    guard spare.storage == new else { return false }
+                    if let witness = spare.witness { dropped.append(witness) }
+                    return true
+                }
+            }
+            // An id inserted twice: the next lookup rebuilds the table, and reports it.
+            if !Self.apply(edits, to: &positions.byID, count: count) { positions.byID.removeAll() }
+            positions.storage = new
+            positions.lastID = nil
+            positions.generations &+= 1
+            positions.generation = positions.generations
+            witnessed.store(positions.witnessState, ordering: .relaxed)
+            return dropped
+        }
+        // Released after the lock: a witness may hold the last copy of the old array.
+        _ = consume dropped
+    }
+
+    /// `table` (of a container of `count` elements) with `edits` applied: see
+    /// ``patch(from:to:count:edits:)``. An id removed that the table
+    /// lacks (it was stale) only leaves the positions as they were. Returns `false`, the table
+    /// half-patched, when an id inserted is already there: the container then holds it twice.
+    @inlinable
+    static func apply(_ edits: ArraySlice<ArrayEdit<ID>>, to table: inout [ID: Int], count: Int) -> Bool {
+        var removed: [Int] = []
+        var inserted: [Int] = []
+        for edit in edits {
+            switch edit {
+            case .modified: continue
+            case .removed(let id): if let offset = table.removeValue(forKey: id) { removed.append(offset) }
+            case .inserted(_, let at, _, _): inserted.append(at)
+            }
+        }
+        guard !removed.isEmpty || !inserted.isEmpty else { return true }
+        removed.sort()
+        inserted.sort()
+        // Appends alone move no one.
+        let shifts = !removed.isEmpty || inserted[0] < count
+        var index = shifts ? table.values.startIndex : table.values.endIndex
+        while index != table.values.endIndex {
+            // Its offset among the elements left, then among the final ones: each insertion at or
+            // before where it would lie pushes it one further.
+            let old = table.values[index]
+            var offset = old &- Self.count(below: old, in: removed)
+            var pushed = 0
+            while pushed < inserted.count, inserted[pushed] <= offset &+ pushed { pushed &+= 1 }
+            offset &+= pushed
+            if offset != old { table.values[index] = offset }
+            table.values.formIndex(after: &index)
+        }
+        for edit in edits {
+            guard case .inserted(let id, let at, _, _) = edit else { continue }
+            guard table.updateValue(at, forKey: id) == nil else { return false }
+        }
+        return true
+    }
+
+    /// How many elements of `sorted` are below `value`.
+    @inlinable
+    static func count(below value: Int, in sorted: [Int]) -> Int {
+        var low = 0
+        var high = sorted.count
+        while low < high {
+            let middle = (low &+ high) / 2
+            if sorted[middle] < value { low = middle &+ 1 } else { high = middle }
+        }
+        return low
+    }
+
     /// Releases the witness pinning `storage`, if any, before the lane writes the container in
     /// place there (witnesses of other storages do not share it). Returns the generation of the
     /// table it was taken from (the write may restore it), else `nil`.

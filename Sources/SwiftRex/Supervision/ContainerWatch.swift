@@ -48,6 +48,8 @@ internal func bracketing<State>(
 internal final class SnapshotCell<Value>: @unchecked Sendable {
     // Only the Store that owns the watch touches it, while it processes an action (on its actor).
     @usableFromInline var value: Value?
+    /// Where the container's elements lay when the copy was taken (compared, never followed).
+    @usableFromInline var storage: UInt?
 
     @inlinable init() {}
 }
