@@ -19,6 +19,8 @@ import Testing
     @Test func aTableGivenTheEditsOfAWriteEqualsOneBuiltFromTheArrayAfterIt() {
         var random = SplitMix64(seed: 11)
         var next = 1_000
+        // Scratch space reused across patches, as the cache reuses its own.
+        var (removedScratch, insertedScratch): ([Int], [Int]) = ([], [])
         for _ in 0..<500 {
             let before = Array(0..<Int(random.next() % 40)).shuffled(using: &random)
             var after = before
@@ -38,21 +40,26 @@ import Testing
                 edits.append(.inserted(id, at: offset, after: nil, before: nil))
             }
             var table = Self.table(before)
-            #expect(PositionCache<Int>.apply(edits[...], to: &table, count: before.count))
+            #expect(PositionCache<Int>.apply(edits[...], to: &table, count: before.count, removed: &removedScratch, inserted: &insertedScratch))
             #expect(table == Self.table(after), "\(before) → \(after)")
         }
     }
 
     @Test func aMovedIdAndChangedRowsFollowAsWell() {
         var table = Self.table([1, 2, 3, 4])
+        var (removedScratch, insertedScratch): ([Int], [Int]) = ([], [])
         let edits: [ArrayEdit<Int>] = [.removed(1), .modified(3, at: 1), .inserted(1, at: 3, after: 4, before: nil)]
-        #expect(PositionCache<Int>.apply(edits[...], to: &table, count: 4))
+        #expect(PositionCache<Int>.apply(edits[...], to: &table, count: 4, removed: &removedScratch, inserted: &insertedScratch))
         #expect(table == Self.table([2, 3, 4, 1]))
     }
 
     @Test func anIdInsertedWhereItIsAlreadyPresentIsNotPatched() {
         var table = Self.table([1, 2, 3])
-        #expect(!PositionCache<Int>.apply([ArrayEdit<Int>.inserted(2, at: 0, after: nil, before: 1)][...], to: &table, count: 3))
+        var (removedScratch, insertedScratch): ([Int], [Int]) = ([], [])
+        #expect(
+            !PositionCache<Int>.apply(
+                [ArrayEdit<Int>.inserted(2, at: 0, after: nil, before: 1)][...], to: &table, count: 3, removed: &removedScratch,
+                inserted: &insertedScratch))
     }
 
     @Test func actionsRoutedByIdAfterAppLevelInsertsAndRemovalsReadNoIds() {

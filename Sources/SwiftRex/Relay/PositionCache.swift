@@ -85,6 +85,9 @@ internal final class PositionCache<ID: Hashable & Sendable>: Sendable {
         @usableFromInline var generations: UInt64
         /// Ids read by scans and rebuilds since the cache was made (tests).
         @usableFromInline var idsRead: Int
+        /// Offsets a patch sorts (ids removed, ids inserted), kept between patches.
+        @usableFromInline var removedOffsets: [Int]
+        @usableFromInline var insertedOffsets: [Int]
 
         @inlinable
         init() {
@@ -102,6 +105,8 @@ internal final class PositionCache<ID: Hashable & Sendable>: Sendable {
             lastBuild = 0
             generations = 0
             idsRead = 0
+            removedOffsets = []
+            insertedOffsets = []
         }
 
         /// Makes the table built from `storage` current, when there is one; returns whether there
@@ -331,10 +336,11 @@ internal final class PositionCache<ID: Hashable & Sendable>: Sendable {
     @inlinable
     func patch(from old: UInt?, to new: UInt?, count: Int, edits: ArraySlice<ArrayEdit<ID>>) {
         guard let old, let new else { return }
-        let dropped = positions.withLock { positions -> [Witness] in
-            guard positions.storage == old else { return [] }
+        let (witness, spares) = positions.withLock { positions -> (Witness?, [Witness]) in
+            guard positions.storage == old else { return (nil, []) }
+            // Apart from the rare spares, so a patch allocates nothing.
+            let witness = positions.witness.take()
             var dropped: [Witness] = []
-            if let witness = positions.witness.take() { dropped.append(witness) }
             positions.witnessStorage = nil
             if new != old {
                 // A spare left from an earlier container in that storage no longer describes it.
@@ -345,26 +351,34 @@ internal final class PositionCache<ID: Hashable & Sendable>: Sendable {
                 }
             }
             // An id inserted twice: the next lookup rebuilds the table, and reports it.
-            if !Self.apply(edits, to: &positions.byID, count: count) { positions.byID.removeAll() }
+            if !Self.apply(
+                edits, to: &positions.byID, count: count, removed: &positions.removedOffsets, inserted: &positions.insertedOffsets)
+            {
+                positions.byID.removeAll()
+            }
             positions.storage = new
             positions.lastID = nil
             positions.generations &+= 1
             positions.generation = positions.generations
             witnessed.store(positions.witnessState, ordering: .relaxed)
-            return dropped
+            return (witness, dropped)
         }
         // Released after the lock: a witness may hold the last copy of the old array.
-        _ = consume dropped
+        _ = consume witness
+        _ = consume spares
     }
 
     /// `table` (of a container of `count` elements) with `edits` applied: see
-    /// ``patch(from:to:count:edits:)``. An id removed that the table
-    /// lacks (it was stale) only leaves the positions as they were. Returns `false`, the table
-    /// half-patched, when an id inserted is already there: the container then holds it twice.
+    /// ``patch(from:to:count:edits:)``; `removed` and `inserted` are scratch space. An id removed
+    /// that the table lacks (it was stale) only leaves the positions as they were. Returns
+    /// `false`, the table half-patched, when an id inserted is already there: the container then
+    /// holds it twice.
     @inlinable
-    static func apply(_ edits: ArraySlice<ArrayEdit<ID>>, to table: inout [ID: Int], count: Int) -> Bool {
-        var removed: [Int] = []
-        var inserted: [Int] = []
+    static func apply(
+        _ edits: ArraySlice<ArrayEdit<ID>>, to table: inout [ID: Int], count: Int, removed: inout [Int], inserted: inout [Int]
+    ) -> Bool {
+        removed.removeAll(keepingCapacity: true)
+        inserted.removeAll(keepingCapacity: true)
         for edit in edits {
             switch edit {
             case .modified: continue
