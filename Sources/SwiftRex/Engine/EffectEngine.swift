@@ -105,8 +105,6 @@ internal final class EffectEngine<Action: Sendable> {
         }
         // Taken apart, each part moved: the payload keeps what a run needs, the id goes to the
         // machine's registry.
-        // Taken apart, each part moved: the payload keeps what a run needs, the id goes to the
-        // machine's registry.
         let (work, scheduling, channel, owner) = (consume component).parts()
         let timing = ScheduleTiming(scheduling)
         if timing.cancelsOnly, cancelled.isRecording, let id = scheduling.id { cancelled.ids.insert(id) }

@@ -327,9 +327,9 @@ internal final class PositionCache<ID: Hashable & Sendable>: Sendable {
 
     /// Brings the current table up to date with a write it did not see: `edits` (in order) led
     /// from the container of `count` elements that lay in `old`, which the table describes, to
-    /// the one now in `new`.
-    /// Removed ids leave, the others' positions shift, inserted ids come: one pass over the table,
-    /// no id hashed but the edited ones, where a lookup would otherwise rebuild the table. The
+    /// the one now in `new`. Removed ids leave, the others' positions shift, inserted ids come:
+    /// one pass over the table, no id hashed but the edited ones, where a lookup would otherwise
+    /// rebuild the table. The
     /// table then describes `new`, without a witness (the old one pinned the old storage), so an
     /// id it lacks is looked for before it is called absent, and every position it gives is read
     /// back, as any table's is. Nothing happens when the current table is not `old`'s.
