@@ -240,6 +240,10 @@ public enum InstructionPass {
         "MALLOC_CONF": "dirty_decay_ms:-1,muzzy_decay_ms:-1",
     ]
 
+    /// The caller's variables the pass keeps: where the libraries are, and which regression
+    /// `Scripts/plant-check` planted (a planted build reads it in the counted process too).
+    public static let forwardedVariables = ["LD_LIBRARY_PATH", "VALGRIND_LIB", "SWIFTREX_LAB_PLANT"]
+
     /// The valgrind options of the pass (before the executable).
     public static func valgrindArguments(outputBase: String) -> [String] {
         [
@@ -301,7 +305,7 @@ public enum InstructionPass {
         // follows the environment's size and the working directory's path, so the caller's (a CI
         // runner's checkout, a shell's) moved some counts by percents.
         var environment = Self.environment
-        for key in ["LD_LIBRARY_PATH", "VALGRIND_LIB"] { environment[key] = ProcessInfo.processInfo.environment[key] }
+        for key in Self.forwardedVariables { environment[key] = ProcessInfo.processInfo.environment[key] }
         environment[CallgrindSession.outputEnvironmentKey] = outputBase
         // Relay the pass's progress lines as they come, with the time each took (measured here:
         // the pass itself prints nothing that depends on the clock).
