@@ -91,7 +91,7 @@ extension Relay {
         /// `witnessed`, the storage the table's witness pins (`0`: none): the id is then absent.
         @inlinable @inline(never)
         func untabled(_ id: ID, in elements: Container, witnessed: UInt) -> Int? {
-            if witnessed != 0, let storage = elements.withContiguousStorageIfAvailable({ Self.storage(of: $0) }), storage == witnessed { return nil }
+            if witnessed != 0, let storage = Self.storageAddress(of: elements), storage == witnessed { return nil }
             return located(id, in: elements)
         }
 
@@ -209,7 +209,7 @@ extension Relay {
         /// line: the routed-action path stays small.
         @inlinable @inline(never)
         func write(_ id: ID, at offset: Int, in elements: inout Container, _ body: (inout Container.Element) -> Void) {
-            let storage = elements.withContiguousStorageIfAvailable { Self.storage(of: $0) } ?? nil
+            let storage = Self.storageAddress(of: elements)
             let generation = cache.releaseWitness(storage: storage)
             body(&elements[elements.startIndex + offset])
             guard let generation, let storage else { return }
@@ -225,9 +225,7 @@ extension Relay {
         @inlinable
         func releaseWitness(in state: inout GlobalState) {
             guard cache.witnessed.load(ordering: .relaxed) != 0 else { return }
-            let storage = container.inspect(&state) { elements in
-                elements.withContiguousStorageIfAvailable { Self.storage(of: $0) } ?? nil
-            }
+            let storage = container.inspect(&state) { Self.storageAddress(of: $0) }
             _ = cache.releaseWitness(storage: storage)
         }
 
