@@ -22,14 +22,35 @@ extension ElementSupervisionTracker {
         channels: @escaping @MainActor (ID, LS, LE, ElementKeys, inout Keep<GA>) -> Void
     ) -> ElementSupervisionTracker {
         // Over 80 lines: one initialiser call whose closures share the lift's captures; split, it ran slower.
+        let evaluateOne: EvaluateOne = { id, state, environment, remembered, keep in
+            withElement(id, state) { channels(id, $0, narrow(environment), remembered, &keep) }
+        }
+        let evaluateAddressed: EvaluateAddressed = { action, state, environment, memo, addressed, keep in
+            guard let id = addressedID(action), let remembered = memo[id] else { return nil }
+            addressed = id
+            _ = withElement(id, state) { channels(id, $0, narrow(environment), remembered.keys, &keep) }
+            return remembered
+        }
+        let evaluateAt: EvaluateAt = { id, offset, state, environment, remembered, keep in
+            guard let elementAt else { return false }
+            return elementAt(offset, state) { channels(id, $0, narrow(environment), remembered, &keep) }
+        }
+        var evaluateJournaled: EvaluateJournaled?
+        if let journal {
+            evaluateJournaled = { state, environment, synced, memo, lists, changes in
+                Self.journaledEdits(
+                    journal, evaluate: evaluateOne, state: state, environment: environment, since: synced, memo: &memo, lists: &lists,
+                    changes: &changes)
+            }
+        }
+        let evaluateWatched: EvaluateWatched = { edits, action, state, environment, ordinals, memo, lists, changes in
+            Self.watchedEdits(
+                edits, action: action, evaluateAt: evaluateAt, evaluateAddressed: evaluateAddressed, state: state, environment: environment,
+                ordinals: ordinals, memo: &memo, lists: &lists, changes: &changes)
+        }
         return ElementSupervisionTracker(
             journal: journal, watch: journal == nil ? watch : nil,
-            evaluateAddressed: { action, state, environment, memo, addressed, keep in
-                guard let id = addressedID(action), let remembered = memo[id] else { return nil }
-                addressed = id
-                _ = withElement(id, state) { channels(id, $0, narrow(environment), remembered.keys, &keep) }
-                return remembered
-            },
+            evaluateAddressed: evaluateAddressed,
             feedAddressed: { action, state, environment, memo, addressed, reconciler, target, keep in
                 guard let id = addressedID(action), let slot = memo.index(forKey: id) else { return .unknown }
                 addressed = id
@@ -76,29 +97,10 @@ extension ElementSupervisionTracker {
                     forEachElement(state) { id, slice in record(id, ids.count, slice) }
                 }
             },
-            evaluateOne: { id, state, environment, remembered, keep in
-                withElement(id, state) { channels(id, $0, narrow(environment), remembered, &keep) }
-            },
-            evaluateAt: { id, offset, state, environment, remembered, keep in
-                guard let elementAt else { return false }
-                return elementAt(offset, state) { channels(id, $0, narrow(environment), remembered, &keep) }
-            },
+            evaluateOne: evaluateOne, evaluateAt: evaluateAt,
             buildMemo: Self.buildMemo, updateMemoKeys: Self.updateMemoKeys, memoMatches: Self.memoMatches,
-            applyEdits: Self.applyEdits,
-            editedIDs: { state, version, ids in
-                guard let journal else { return false }
-                var reordered = false
-                let known = journal.forEachEdit(state, version) { edit in
-                    switch edit {
-                    case .inserted(let id), .removed(let id), .modified(let id):
-                        // At most 64 edits: a scan dedupes without a set.
-                        if !ids.contains(id) { ids.append(id) }
-                    case .reordered:
-                        reordered = true
-                    }
-                }
-                return known && !reordered
-            },
+            evaluateJournaled: evaluateJournaled, evaluateWatched: evaluateWatched,
+            commitEdits: Self.rememberEdits, clearLists: Self.emptyPending,
             sameIDs: Self.sameIDs, rememberedKeys: Self.rememberedKeys
         )
     }

@@ -30,12 +30,17 @@ internal final class ElementSupervisionTracker<GA: Sendable, GS: Sendable, GE: S
     @usableFromInline typealias MemoMatches = ([ID], [Int], Int, [ID?]) -> Bool
     /// Whether two id lists are equal (in specialised code: a plain loop, no hashing).
     @usableFromInline typealias SameIDs = ([ID], [ID]) -> Bool
-    /// Remembers edited elements' keys and ordinals (`nil` keys: the element is gone).
-    /// Keeps the memo's id at each ordinal in step.
-    @usableFromInline typealias ApplyEdits = (inout [ID: ElementMemo], inout [ID?], [(id: ID, keys: ElementKeys?, ordinal: Int)]) -> Void
-    /// Appends the ids the journal says were edited since a version, once each, in edit order;
-    /// `false` when it cannot say or the edits include a reorder.
-    @usableFromInline typealias EditedIDs = (GS, UInt64, inout [ID]) -> Bool
+    /// Evaluates the elements a journal says were edited since a version (see `journaledEdits`).
+    @usableFromInline typealias EvaluateJournaled =
+        @MainActor (GS, GE, UInt64, inout [ID: ElementMemo], inout IDLists, inout [ElementChange<GA>]) -> UInt64?
+    /// Evaluates the elements a plain array's edits name, then the one an action addresses (see
+    /// `watchedEdits`).
+    @usableFromInline typealias EvaluateWatched =
+        @MainActor ([ArrayEdit<ID>], GA?, GS, GE, Int, inout [ID: ElementMemo], inout IDLists, inout [ElementChange<GA>]) -> Bool
+    /// Remembers the pending edits in the memo and its inverse (see `rememberEdits`).
+    @usableFromInline typealias CommitEdits = (inout [ID: ElementMemo], inout [ID?], inout IDLists) -> Bool
+    /// Empties the pending ids and edits (see `emptyPending`).
+    @usableFromInline typealias ClearLists = (inout IDLists) -> Void
     /// The element an action addresses, if the memo (passed `inout` only to be read without a
     /// retain) knows it: records its id in the fifth argument, appends its channels to `keep` and
     /// returns what the memo remembers of it. One specialised call: here, unspecialised, the id's
@@ -62,8 +67,10 @@ internal final class ElementSupervisionTracker<GA: Sendable, GS: Sendable, GE: S
     private let feedAddressedElement: FeedAddressed
     private let commitAddressedKeys: CommitAddressed
     private let rememberedKeys: RememberedKeys
-    private let applyEdits: ApplyEdits
-    private let editedIDs: EditedIDs
+    private let evaluateJournaled: EvaluateJournaled?
+    private let evaluateWatched: EvaluateWatched
+    private let commitEditLists: CommitEdits
+    private let clearLists: ClearLists
     private let sameIDs: SameIDs
     private let journal: LaneJournal<GS, ID>?
     /// The edits of a plain array container, told by the Store's bracketed writes (`nil`: the
@@ -77,7 +84,7 @@ internal final class ElementSupervisionTracker<GA: Sendable, GS: Sendable, GE: S
     /// ordinal here: a walk over an array, where asking the memo per element hashes into a
     /// large dictionary (cache misses on every element of a 100k collection).
     private var memoIDs: [ID?] = []
-    private var pendingIDs: [ID] = []
+    private var lists = IDLists()
     private var pendingKeys: [ElementKeys] = []
     private var pendingOrdinals: [Int] = []
     /// The ids and ordinals of the last full commit, in container order, while no element
@@ -91,9 +98,6 @@ internal final class ElementSupervisionTracker<GA: Sendable, GS: Sendable, GE: S
     private var syncedVersion: UInt64?
     /// The content version of the last evaluation, committed with it.
     private var pendingVersion: UInt64?
-    private var pendingEdits: [(id: ID, keys: ElementKeys?, ordinal: Int)] = []
-    /// A reused buffer of edited ids.
-    private var editedBuffer: [ID] = []
 
     @usableFromInline
     init(
@@ -102,16 +106,18 @@ internal final class ElementSupervisionTracker<GA: Sendable, GS: Sendable, GE: S
         commitAddressed: @escaping CommitAddressed,
         evaluateAll: @escaping EvaluateAll, evaluateOne: @escaping EvaluateOne, evaluateAt: @escaping EvaluateAt,
         buildMemo: @escaping BuildMemo, updateMemoKeys: @escaping UpdateMemoKeys, memoMatches: @escaping MemoMatches,
-        applyEdits: @escaping ApplyEdits, editedIDs: @escaping EditedIDs, sameIDs: @escaping SameIDs,
-        rememberedKeys: @escaping RememberedKeys
+        evaluateJournaled: EvaluateJournaled?, evaluateWatched: @escaping EvaluateWatched, commitEdits: @escaping CommitEdits,
+        clearLists: @escaping ClearLists, sameIDs: @escaping SameIDs, rememberedKeys: @escaping RememberedKeys
     ) {
         evaluateAddressedElement = evaluateAddressed
         feedAddressedElement = feedAddressed
         commitAddressedKeys = commitAddressed
         self.journal = journal
         self.watch = watch
-        self.applyEdits = applyEdits
-        self.editedIDs = editedIDs
+        self.evaluateJournaled = evaluateJournaled
+        self.evaluateWatched = evaluateWatched
+        commitEditLists = commitEdits
+        self.clearLists = clearLists
         self.sameIDs = sameIDs
         evaluateElements = evaluateAll
         evaluateElement = evaluateOne
@@ -124,8 +130,8 @@ internal final class ElementSupervisionTracker<GA: Sendable, GS: Sendable, GE: S
 
     @usableFromInline
     var pendingMatchesMemo: Bool {
-        if lastListsValid { return pendingOrdinals == lastOrdinals && sameIDs(pendingIDs, lastIDs) }
-        return memoMatches(pendingIDs, pendingOrdinals, memo.count, memoIDs)
+        if lastListsValid { return pendingOrdinals == lastOrdinals && sameIDs(lists.pendingIDs, lastIDs) }
+        return memoMatches(lists.pendingIDs, pendingOrdinals, memo.count, memoIDs)
     }
 
     @usableFromInline
@@ -133,15 +139,14 @@ internal final class ElementSupervisionTracker<GA: Sendable, GS: Sendable, GE: S
         clearPending()
         watch?.reset()
         pendingVersion = journal?.version(state)
-        evaluateElements(state, environment, &keep, &pendingIDs, &pendingKeys, &pendingOrdinals)
+        evaluateElements(state, environment, &keep, &lists.pendingIDs, &pendingKeys, &pendingOrdinals)
     }
 
     @usableFromInline
     func clearPending() {
-        pendingIDs.removeAll(keepingCapacity: true)
+        clearLists(&lists)
         pendingKeys.removeAll(keepingCapacity: true)
         pendingOrdinals.removeAll(keepingCapacity: true)
-        pendingEdits.removeAll(keepingCapacity: true)
         pendingVersion = nil
     }
 
@@ -157,12 +162,12 @@ internal final class ElementSupervisionTracker<GA: Sendable, GS: Sendable, GE: S
         // channels without coming, going or moving): only changed keys are written. Otherwise
         // the memo is refilled in its own storage.
         if pendingMatchesMemo {
-            updateMemoKeys(&memo, pendingIDs, pendingKeys)
+            updateMemoKeys(&memo, lists.pendingIDs, pendingKeys)
         } else {
-            buildMemo(&memo, pendingIDs, pendingKeys, pendingOrdinals, &memoIDs)
+            buildMemo(&memo, lists.pendingIDs, pendingKeys, pendingOrdinals, &memoIDs)
         }
         syncedVersion = pendingVersion
-        swap(&lastIDs, &pendingIDs)
+        swap(&lastIDs, &lists.pendingIDs)
         swap(&lastOrdinals, &pendingOrdinals)
         lastListsValid = true
         clearPending()
@@ -205,85 +210,18 @@ internal final class ElementSupervisionTracker<GA: Sendable, GS: Sendable, GE: S
 
     @usableFromInline
     func evaluateEdits(_ state: inout GS, _ environment: GE, action: GA?, into changes: inout [ElementChange<GA>]) -> Bool {
-        if let watch { return evaluateWatchedEdits(watch, &state, environment, action: action, into: &changes) }
-        guard let journal, let synced = syncedVersion else { return false }
-        editedBuffer.removeAll(keepingCapacity: true)
-        guard editedIDs(state, synced, &editedBuffer) else { return false }
-        pendingEdits.removeAll(keepingCapacity: true)
-        pendingVersion = journal.version(state)
-        for id in editedBuffer {
-            var keep: Keep<GA> = []
-            let remembered = memo[id]
-            let present = evaluateElement(id, state, environment, remembered?.keys ?? .none, &keep)
-            guard let ordinal = present ? journal.slot(id, state) : remembered?.ordinal else { continue }
-            pendingEdits.append((id, present ? ElementKeys(keep) : nil, ordinal))
-            changes.append(ElementChange(previous: remembered?.keys ?? .none, channels: keep, ordinal: ordinal))
+        if let watch {
+            // The memo must describe the container the edits start from; a memo whose ordinals
+            // grew far past its size is renumbered by a whole evaluation.
+            guard watch.isArmed, !watch.isLost, memoIDs.count <= 2 * memo.count + 1_024 else { return false }
+            if let count = watch.countBefore, count != memo.count { return false }
+            pendingVersion = nil
+            return evaluateWatched(watch.edits, action, state, environment, memoIDs.count, &memo, &lists, &changes)
         }
-        return true
-    }
-
-    /// ``evaluateEdits(_:_:action:into:)`` for a plain array: the elements the bracketed writes
-    /// changed, and the one `action` addresses (its own lift's writes are not bracketed). Removed
-    /// elements keep their ordinals; an inserted one takes the first ordinal after its unchanged
-    /// neighbour (and after every earlier insertion), which must come before the next one's.
-    private func evaluateWatchedEdits(
-        _ watch: ContainerWatch<GS, ID>, _ state: inout GS, _ environment: GE, action: GA?, into changes: inout [ElementChange<GA>]
-    ) -> Bool {
-        // The memo must describe the container the edits start from; a memo whose ordinals grew
-        // far past its size is renumbered by a whole evaluation.
-        guard watch.isArmed, !watch.isLost, memoIDs.count <= 2 * memo.count + 1_024 else { return false }
-        if let count = watch.countBefore, count != memo.count { return false }
-        let start = changes.count
-        pendingEdits.removeAll(keepingCapacity: true)
-        pendingVersion = nil
-        func fail() -> Bool {
-            changes.removeSubrange(start...)
-            pendingEdits.removeAll(keepingCapacity: true)
-            return false
-        }
-        func isPending(_ id: ID) -> Bool { pendingEdits.contains { $0.id == id } }
-        var lastInserted = -1
-        for edit in watch.edits {
-            switch edit {
-            case .removed(let id):
-                guard let remembered = memo[id], !isPending(id) else { return fail() }
-                pendingEdits.append((id, nil, remembered.ordinal))
-                changes.append(ElementChange(previous: remembered.keys, channels: [], ordinal: remembered.ordinal))
-            case .modified(let id, let offset):
-                guard let remembered = memo[id], !isPending(id) else { return fail() }
-                var keep: Keep<GA> = []
-                guard evaluateElementAt(id, offset, state, environment, remembered.keys, &keep) else { return fail() }
-                pendingEdits.append((id, ElementKeys(keep), remembered.ordinal))
-                changes.append(ElementChange(previous: remembered.keys, channels: keep, ordinal: remembered.ordinal))
-            case .inserted(let id, let offset, let after, let before):
-                // An id the memo knows moved, or is a duplicate: only a whole evaluation can say.
-                guard memo[id] == nil, !isPending(id) else { return fail() }
-                var lower = -1
-                if let after {
-                    guard let neighbour = memo[after] else { return fail() }
-                    lower = neighbour.ordinal
-                }
-                var ordinal = max(lower, lastInserted) + 1
-                if let before {
-                    guard let neighbour = memo[before], ordinal < neighbour.ordinal else { return fail() }
-                } else {
-                    ordinal = max(ordinal, memoIDs.count)
-                }
-                lastInserted = ordinal
-                var keep: Keep<GA> = []
-                guard evaluateElementAt(id, offset, state, environment, .none, &keep) else { return fail() }
-                pendingEdits.append((id, ElementKeys(keep), ordinal))
-                changes.append(ElementChange(previous: .none, channels: keep, ordinal: ordinal))
-            }
-        }
-        if let action {
-            var addressed: ID?
-            var keep: Keep<GA> = []
-            if let remembered = evaluateAddressedElement(action, state, environment, &memo, &addressed, &keep), let id = addressed, !isPending(id) {
-                pendingEdits.append((id, ElementKeys(keep), remembered.ordinal))
-                changes.append(ElementChange(previous: remembered.keys, channels: keep, ordinal: remembered.ordinal))
-            }
-        }
+        guard let evaluateJournaled, let synced = syncedVersion,
+            let version = evaluateJournaled(state, environment, synced, &memo, &lists, &changes)
+        else { return false }
+        pendingVersion = version
         return true
     }
 
@@ -296,11 +234,7 @@ internal final class ElementSupervisionTracker<GA: Sendable, GS: Sendable, GE: S
     @usableFromInline
     func commitEdits() {
         // Edits that only modified elements keep the ids and ordinals; any other changes them.
-        for edit in pendingEdits where edit.keys == nil || memo[edit.id]?.ordinal != edit.ordinal {
-            lastListsValid = false
-            break
-        }
-        applyEdits(&memo, &memoIDs, pendingEdits)
+        if commitEditLists(&memo, &memoIDs, &lists) { lastListsValid = false }
         syncedVersion = pendingVersion
         watch?.reset()
         clearPending()
