@@ -68,125 +68,174 @@ public struct UsageError: Error, CustomStringConvertible, Equatable {
 
 /// Parses the lab's arguments (without the program name).
 public func parseCommandLine(_ arguments: [String]) throws -> LabCommand {
-    var rest = arguments[...]
-    func value(for flag: String) throws -> String {
+    var cursor = ArgumentCursor(arguments)
+    switch cursor.next {
+    case "compare":
+        cursor.skip()
+        return try parseCompare(&cursor)
+    case "summary":
+        cursor.skip()
+        return try parseSummary(&cursor)
+    case let pass? where pass == "count-instructions" || pass == "count-allocations":
+        cursor.skip()
+        return try parseCountingPass(pass, &cursor)
+    default:
+        if cursor.contains("--soak") { return try parseSoak(&cursor) }
+        if cursor.next == "run" { cursor.skip() }
+        return try parseRun(&cursor)
+    }
+}
+
+/// The arguments not read yet, and how a flag reads its value: the reading helpers of every
+/// subcommand's parser, which share one position in the list.
+private struct ArgumentCursor {
+    private var rest: ArraySlice<String>
+
+    init(_ arguments: [String]) { rest = arguments[...] }
+
+    /// The next argument, not consumed.
+    var next: String? { rest.first }
+
+    /// Whether `argument` is among the arguments not read yet.
+    func contains(_ argument: String) -> Bool { rest.contains(argument) }
+
+    /// Drops the next argument (a subcommand's name, already read with `next`).
+    mutating func skip() { rest.removeFirst() }
+
+    /// Consumes and returns the next argument, or nil at the end.
+    mutating func pop() -> String? { rest.popFirst() }
+
+    /// The value after `flag`: the next argument, which must not be another flag.
+    mutating func value(for flag: String) throws -> String {
         guard let next = rest.popFirst(), !next.hasPrefix("--") else { throw UsageError("\(flag) needs a value") }
         return next
     }
-    func number(for flag: String) throws -> Double {
+
+    /// The value after `flag` as a finite, non-negative number.
+    mutating func number(for flag: String) throws -> Double {
         let text = try value(for: flag)
         guard let number = Double(text), number.isFinite, number >= 0 else { throw UsageError("\(flag) needs a non-negative number, got '\(text)'") }
         return number
     }
-    func integer(for flag: String) throws -> Int {
+
+    /// The value after `flag` as a positive integer.
+    mutating func integer(for flag: String) throws -> Int {
         let text = try value(for: flag)
         guard let number = Int(text), number > 0 else { throw UsageError("\(flag) needs a positive integer, got '\(text)'") }
         return number
     }
 
-    if rest.first == "compare" {
-        rest.removeFirst()
-        var positional: [String] = []
-        var options = CompareOptions()
-        var chart: String?
-        while let argument = rest.popFirst() {
-            switch argument {
-            case "--time-tolerance": options.timeTolerance = try number(for: argument)
-            case "--time-advisory": options.timeAdvisory = true
-            case "--scaling-factor": options.scalingFactor = try number(for: argument)
-            case "--instruction-growth-tolerance": options.instructionGrowthTolerance = try number(for: argument)
-            case "--alloc-tolerance": options.allocationTolerance = try number(for: argument)
-            case "--bytes-tolerance": options.bytesTolerance = try number(for: argument)
-            case "--instruction-tolerance": options.instructionTolerance = try number(for: argument)
-            case "--stack-tolerance":
-                let text = try value(for: argument)
-                guard let bytes = Int(text), bytes >= 0 else { throw UsageError("\(argument) needs a non-negative integer, got '\(text)'") }
-                options.stackTolerance = bytes
-            case "--chart": chart = try value(for: argument)
-            case "--filter": options.filter = try value(for: argument)
-            case "--help", "-h": return .help
-            default:
-                if argument.hasPrefix("--") { throw UsageError("unknown compare option '\(argument)'") }
-                positional.append(argument)
-            }
-        }
-        guard positional.count == 2 else { throw UsageError("compare needs CURRENT and BASELINE files") }
-        return .compare(current: positional[0], baseline: positional[1], options: options, chart: chart)
+    /// The value after `flag` as a non-negative integer.
+    mutating func nonNegativeInteger(for flag: String) throws -> Int {
+        let text = try value(for: flag)
+        guard let number = Int(text), number >= 0 else { throw UsageError("\(flag) needs a non-negative integer, got '\(text)'") }
+        return number
     }
+}
 
-    if rest.first == "summary" {
-        rest.removeFirst()
-        var positional: [String] = []
-        var output: String?
-        var article: String?
-        while let argument = rest.popFirst() {
-            switch argument {
-            case "--output": output = try value(for: argument)
-            case "--article": article = try value(for: argument)
-            case "--help", "-h": return .help
-            default:
-                if argument.hasPrefix("--") { throw UsageError("unknown summary option '\(argument)'") }
-                positional.append(argument)
-            }
+/// `compare CURRENT BASELINE [options]`: the two files and the gates' settings.
+private func parseCompare(_ cursor: inout ArgumentCursor) throws -> LabCommand {
+    var positional: [String] = []
+    var options = CompareOptions()
+    var chart: String?
+    while let argument = cursor.pop() {
+        switch argument {
+        case "--time-tolerance": options.timeTolerance = try cursor.number(for: argument)
+        case "--time-advisory": options.timeAdvisory = true
+        case "--scaling-factor": options.scalingFactor = try cursor.number(for: argument)
+        case "--instruction-growth-tolerance": options.instructionGrowthTolerance = try cursor.number(for: argument)
+        case "--alloc-tolerance": options.allocationTolerance = try cursor.number(for: argument)
+        case "--bytes-tolerance": options.bytesTolerance = try cursor.number(for: argument)
+        case "--instruction-tolerance": options.instructionTolerance = try cursor.number(for: argument)
+        case "--stack-tolerance": options.stackTolerance = try cursor.nonNegativeInteger(for: argument)
+        case "--chart": chart = try cursor.value(for: argument)
+        case "--filter": options.filter = try cursor.value(for: argument)
+        case "--help", "-h": return .help
+        default:
+            if argument.hasPrefix("--") { throw UsageError("unknown compare option '\(argument)'") }
+            positional.append(argument)
         }
-        guard positional.count == 1 else { throw UsageError("summary needs one results file") }
-        return .summary(file: positional[0], output: output, article: article)
     }
+    guard positional.count == 2 else { throw UsageError("compare needs CURRENT and BASELINE files") }
+    return .compare(current: positional[0], baseline: positional[1], options: options, chart: chart)
+}
 
-    if let pass = rest.first, pass == "count-instructions" || pass == "count-allocations" {
-        rest.removeFirst()
-        var filter: String?
-        var output: String?
-        while let argument = rest.popFirst() {
-            switch argument {
-            case "--filter": filter = try value(for: argument)
-            case "--output": output = try value(for: argument)
-            default: throw UsageError("unknown \(pass) option '\(argument)'")
-            }
+/// `summary FILE [--output FILE.md] [--article ARTICLE.md]`.
+private func parseSummary(_ cursor: inout ArgumentCursor) throws -> LabCommand {
+    var positional: [String] = []
+    var output: String?
+    var article: String?
+    while let argument = cursor.pop() {
+        switch argument {
+        case "--output": output = try cursor.value(for: argument)
+        case "--article": article = try cursor.value(for: argument)
+        case "--help", "-h": return .help
+        default:
+            if argument.hasPrefix("--") { throw UsageError("unknown summary option '\(argument)'") }
+            positional.append(argument)
         }
-        guard let output else { throw UsageError("\(pass) needs --output FILE") }
-        return pass == "count-instructions" ? .countInstructions(filter: filter, output: output) : .countAllocations(filter: filter, output: output)
     }
+    guard positional.count == 1 else { throw UsageError("summary needs one results file") }
+    return .summary(file: positional[0], output: output, article: article)
+}
 
-    if rest.contains("--soak") {
-        var options = SoakOptions()
-        while let argument = rest.popFirst() {
-            switch argument {
-            case "--soak": break
-            case "--actions": options.actions = try integer(for: argument)
-            case "--elements": options.elements = try integer(for: argument)
-            case "--output": options.outputDirectory = try value(for: argument)
-            case "--no-write": options.writeFiles = false
-            case "--help", "-h": return .help
-            default: throw UsageError("unknown soak option '\(argument)'")
-            }
+/// `count-instructions` or `count-allocations` (`pass`), the passes a run starts in a second
+/// process: `--output FILE [--filter …]`.
+private func parseCountingPass(_ pass: String, _ cursor: inout ArgumentCursor) throws -> LabCommand {
+    var filter: String?
+    var output: String?
+    while let argument = cursor.pop() {
+        switch argument {
+        case "--filter": filter = try cursor.value(for: argument)
+        case "--output": output = try cursor.value(for: argument)
+        default: throw UsageError("unknown \(pass) option '\(argument)'")
         }
-        return .soak(options)
     }
+    guard let output else { throw UsageError("\(pass) needs --output FILE") }
+    return pass == "count-instructions" ? .countInstructions(filter: filter, output: output) : .countAllocations(filter: filter, output: output)
+}
 
-    if rest.first == "run" { rest.removeFirst() }
+/// `--soak [--actions N] [--elements N] [--output DIR] [--no-write]`, the flag anywhere.
+private func parseSoak(_ cursor: inout ArgumentCursor) throws -> LabCommand {
+    var options = SoakOptions()
+    while let argument = cursor.pop() {
+        switch argument {
+        case "--soak": break
+        case "--actions": options.actions = try cursor.integer(for: argument)
+        case "--elements": options.elements = try cursor.integer(for: argument)
+        case "--output": options.outputDirectory = try cursor.value(for: argument)
+        case "--no-write": options.writeFiles = false
+        case "--help", "-h": return .help
+        default: throw UsageError("unknown soak option '\(argument)'")
+        }
+    }
+    return .soak(options)
+}
+
+/// A run's options, or `--profile-scenario` with its own (which only it may take), or `--list`.
+private func parseRun(_ cursor: inout ArgumentCursor) throws -> LabCommand {
     var options = RunOptions()
     var profile: ProfileOptions?
     var size: Int?
     var iterations: Int?
     var dump: String?
-    while let argument = rest.popFirst() {
+    while let argument = cursor.pop() {
         switch argument {
         case "--quick": options.quick = true
         case "--filter":
-            options.filter = try value(for: argument)
+            options.filter = try cursor.value(for: argument)
             if filterPrefixes(options.filter).isEmpty { throw UsageError("--filter needs at least one prefix") }
-        case "--output": options.outputDirectory = try value(for: argument)
+        case "--output": options.outputDirectory = try cursor.value(for: argument)
         case "--no-write": options.writeFiles = false
         case "--no-instructions": options.countInstructions = false
         case "--no-ratios": options.measureRatios = false
         case "--list": return .list
         case "--help", "-h": return .help
-        case "--profile-scenario": profile = ProfileOptions(scenario: try value(for: argument), size: nil, iterations: 1000, dumpPath: nil)
-        case "--size": size = try integer(for: argument)
-        case "--iterations": iterations = try integer(for: argument)
+        case "--profile-scenario": profile = ProfileOptions(scenario: try cursor.value(for: argument), size: nil, iterations: 1000, dumpPath: nil)
+        case "--size": size = try cursor.integer(for: argument)
+        case "--iterations": iterations = try cursor.integer(for: argument)
         case "--actions", "--elements": throw UsageError("\(argument) goes with --soak")
-        case "--profile-output": dump = try value(for: argument)
+        case "--profile-output": dump = try cursor.value(for: argument)
         default: throw UsageError("unknown argument '\(argument)'")
         }
     }

@@ -233,16 +233,62 @@ public enum SVGChart {
     /// of ratios, the time ratio (each median over its own file's `naive.dispatch`; advisory) and
     /// the instructions ratio (gated); on the right, every figure that changed.
     public static func comparison(current: ResultsFile, baseline: ResultsFile, options: CompareOptions = CompareOptions()) -> String {
+        let rows = comparisonRows(current: current, baseline: baseline)
+        let layout = ComparisonLayout(rows: rows)
+        var svg = comparisonHeader(layout, current: current, baseline: baseline, options: options)
+        svg += comparisonBands(layout, options: options)
+        for (index, row) in rows.enumerated() {
+            svg += comparisonRow(row, index: index, layout, options: options)
+        }
+        svg += "</svg>\n"
+        return svg
+    }
+
+    /// One record of the comparison chart: its two ratios (when measured) and its notes.
+    private struct ComparisonRow {
+        var key: String
+        var time: Double?
+        var instructions: Double?
+        var notes: [String]
+    }
+
+    /// Where the comparison chart's parts go: the rows' heights, the three columns (labels, the
+    /// ratio axis, notes) and the axis's range in powers of two, wide enough for every ratio.
+    private struct ComparisonLayout {
+        let rowCount: Int
+        let lowExp: Double
+        let highExp: Double
+        let rowHeight = 18.0
+        let top = 88.0
+        let labelWidth = 330.0
+        let axisWidth = 420.0
+        let notesWidth = 420.0
+
+        init(rows: [ComparisonRow]) {
+            rowCount = rows.count
+            let ratios = rows.flatMap { [$0.time, $0.instructions].compactMap { $0 } }
+            lowExp = min(-1.0, (log2(ratios.min() ?? 1)).rounded(.down))
+            highExp = max(1.0, (log2(ratios.max() ?? 1)).rounded(.up))
+        }
+
+        var left: Double { 20 + labelWidth }
+        var right: Double { left + axisWidth }
+        var width: Double { right + notesWidth + 20 }
+        var height: Double { top + Double(max(rowCount, 1)) * rowHeight + 40 }
+
+        /// The x of `ratio` on the log axis, clamped to its ends.
+        func x(_ ratio: Double) -> Double {
+            left + (log2(min(max(ratio, pow(2, lowExp)), pow(2, highExp))) - lowExp) / (highExp - lowExp) * axisWidth
+        }
+    }
+
+    /// A row per record of `current` that `baseline` holds too, in `current`'s order: its ratios
+    /// and a note for every figure that changed.
+    private static func comparisonRows(current: ResultsFile, baseline: ResultsFile) -> [ComparisonRow] {
         let baselineByKey = Dictionary(baseline.benchmarks.map { ($0.key, $0) }, uniquingKeysWith: { first, _ in first })
         let currentNorm = current.record(normalizingBenchmark)?.nsPerOp.median ?? 0
         let baselineNorm = baseline.record(normalizingBenchmark)?.nsPerOp.median ?? 0
-        struct Row {
-            var key: String
-            var time: Double?
-            var instructions: Double?
-            var notes: [String]
-        }
-        var rows: [Row] = []
+        var rows: [ComparisonRow] = []
         for record in current.benchmarks {
             guard let base = baselineByKey[record.key] else { continue }
             var time: Double?
@@ -259,23 +305,16 @@ public enum SVGChart {
                 notes.append("stack \(formatBytes(Double(s0))) → \(formatBytes(Double(s1)))")
             }
             if let time { notes.insert("time ×\(format(time))", at: 0) }
-            rows.append(Row(key: record.key.description, time: time, instructions: instructions, notes: notes))
+            rows.append(ComparisonRow(key: record.key.description, time: time, instructions: instructions, notes: notes))
         }
-        let ratios = rows.flatMap { [$0.time, $0.instructions].compactMap { $0 } }
-        let lowExp = min(-1.0, (log2(ratios.min() ?? 1)).rounded(.down))
-        let highExp = max(1.0, (log2(ratios.max() ?? 1)).rounded(.up))
-        let rowHeight = 18.0
-        let top = 88.0
-        let labelWidth = 330.0
-        let axisWidth = 420.0
-        let notesWidth = 420.0
-        let left = 20 + labelWidth
-        let right = left + axisWidth
-        let width = right + notesWidth + 20
-        let height = top + Double(max(rows.count, 1)) * rowHeight + 40
-        func x(_ ratio: Double) -> Double {
-            left + (log2(min(max(ratio, pow(2, lowExp)), pow(2, highExp))) - lowExp) / (highExp - lowExp) * axisWidth
-        }
+        return rows
+    }
+
+    /// The comparison chart's opening: the SVG element, its title, which runs it compares and
+    /// the legend of its marks and bands.
+    private static func comparisonHeader(_ layout: ComparisonLayout, current: ResultsFile, baseline: ResultsFile, options: CompareOptions) -> String {
+        let width = layout.width
+        let height = layout.height
         var svg =
             "<svg xmlns=\"http://www.w3.org/2000/svg\" width=\"\(Int(width))\" height=\"\(Int(height))\" viewBox=\"0 0 \(Int(width)) \(Int(height))\" font-family=\"Helvetica, Arial, sans-serif\" font-size=\"11\">\n"
         svg += "<rect width=\"100%\" height=\"100%\" fill=\"white\"/>\n"
@@ -284,44 +323,54 @@ public enum SVGChart {
             "<text x=\"20\" y=\"42\" fill=\"#555\">\(escape("latest \(current.metadata.gitRevision.prefix(12)) (\(current.metadata.mode), \(current.metadata.date)) ÷ baseline \(baseline.metadata.gitRevision.prefix(12)) (\(baseline.metadata.mode), \(baseline.metadata.date)); log axis, 1 = unchanged"))</text>\n"
         svg +=
             "<text x=\"20\" y=\"58\" fill=\"#555\">\(escape("● time ratio (median ÷ naive.dispatch of the same run; advisory, grey band ±\(format(options.timeTolerance * 100)) %)   ◆ instructions ratio (gated ±\(format(options.instructionTolerance * 100)) %, orange band)"))</text>\n"
-        // Bands, grid and axis labels.
-        let timeLow = x(1 / (1 + options.timeTolerance))
-        let timeHigh = x(1 + options.timeTolerance)
-        let plotTop = top - 6
-        let plotBottom = top + Double(rows.count) * rowHeight
-        svg +=
+        return svg
+    }
+
+    /// The comparison chart's tolerance bands (time grey, instructions orange), its grid lines at
+    /// powers of two and their labels.
+    private static func comparisonBands(_ layout: ComparisonLayout, options: CompareOptions) -> String {
+        let timeLow = layout.x(1 / (1 + options.timeTolerance))
+        let timeHigh = layout.x(1 + options.timeTolerance)
+        let plotTop = layout.top - 6
+        let plotBottom = layout.top + Double(layout.rowCount) * layout.rowHeight
+        var svg =
             "<rect x=\"\(r(timeLow))\" y=\"\(r(plotTop))\" width=\"\(r(timeHigh - timeLow))\" height=\"\(r(plotBottom - plotTop))\" fill=\"#f2f2f2\"/>\n"
-        let instructionLow = x(1 - options.instructionTolerance)
-        let instructionHigh = x(1 + options.instructionTolerance)
+        let instructionLow = layout.x(1 - options.instructionTolerance)
+        let instructionHigh = layout.x(1 + options.instructionTolerance)
         svg +=
             "<rect x=\"\(r(instructionLow))\" y=\"\(r(plotTop))\" width=\"\(r(max(instructionHigh - instructionLow, 1)))\" height=\"\(r(plotBottom - plotTop))\" fill=\"#fbe3cc\"/>\n"
-        for exponent in Int(lowExp)...Int(highExp) {
+        for exponent in Int(layout.lowExp)...Int(layout.highExp) {
             let ratio = pow(2, Double(exponent))
-            let xx = x(ratio)
+            let xx = layout.x(ratio)
             svg +=
                 "<line x1=\"\(r(xx))\" y1=\"\(r(plotTop))\" x2=\"\(r(xx))\" y2=\"\(r(plotBottom))\" stroke=\"\(exponent == 0 ? "#333" : "#e0e0e0")\"/>\n"
             svg += "<text x=\"\(r(xx))\" y=\"\(r(plotTop - 6))\" text-anchor=\"middle\" fill=\"#444\">×\(format(ratio))</text>\n"
         }
-        for (index, row) in rows.enumerated() {
-            let yy = top + Double(index) * rowHeight + rowHeight / 2
-            if index % 2 == 1 {
-                svg +=
-                    "<rect x=\"20\" y=\"\(r(yy - rowHeight / 2))\" width=\"\(r(width - 40))\" height=\"\(r(rowHeight))\" fill=\"#000\" fill-opacity=\"0.03\"/>\n"
-            }
-            svg += "<text x=\"\(r(left - 8))\" y=\"\(r(yy + 4))\" text-anchor=\"end\">\(escape(row.key))</text>\n"
-            if let time = row.time {
-                svg +=
-                    "<circle cx=\"\(r(x(time)))\" cy=\"\(r(yy))\" r=\"4\" fill=\"#1f6feb\"><title>\(escape(row.key)) time ×\(format(time))</title></circle>\n"
-            }
-            if let instructions = row.instructions {
-                let xx = x(instructions)
-                let fill = abs(instructions - 1) > options.instructionTolerance ? "#c62828" : "#d9822b"
-                svg +=
-                    "<path d=\"M \(r(xx)) \(r(yy - 5)) L \(r(xx + 5)) \(r(yy)) L \(r(xx)) \(r(yy + 5)) L \(r(xx - 5)) \(r(yy)) Z\" fill=\"\(fill)\"><title>\(escape(row.key)) instructions \(signedPercent(instructions - 1))</title></path>\n"
-            }
-            svg += "<text x=\"\(r(right + 12))\" y=\"\(r(yy + 4))\" fill=\"#444\">\(escape(row.notes.joined(separator: " · ")))</text>\n"
+        return svg
+    }
+
+    /// Row `index` of the comparison chart: its shading (every other row), label, time dot,
+    /// instructions diamond (red outside the tolerance) and notes.
+    private static func comparisonRow(_ row: ComparisonRow, index: Int, _ layout: ComparisonLayout, options: CompareOptions) -> String {
+        let rowHeight = layout.rowHeight
+        let yy = layout.top + Double(index) * rowHeight + rowHeight / 2
+        var svg = ""
+        if index % 2 == 1 {
+            svg +=
+                "<rect x=\"20\" y=\"\(r(yy - rowHeight / 2))\" width=\"\(r(layout.width - 40))\" height=\"\(r(rowHeight))\" fill=\"#000\" fill-opacity=\"0.03\"/>\n"
         }
-        svg += "</svg>\n"
+        svg += "<text x=\"\(r(layout.left - 8))\" y=\"\(r(yy + 4))\" text-anchor=\"end\">\(escape(row.key))</text>\n"
+        if let time = row.time {
+            svg +=
+                "<circle cx=\"\(r(layout.x(time)))\" cy=\"\(r(yy))\" r=\"4\" fill=\"#1f6feb\"><title>\(escape(row.key)) time ×\(format(time))</title></circle>\n"
+        }
+        if let instructions = row.instructions {
+            let xx = layout.x(instructions)
+            let fill = abs(instructions - 1) > options.instructionTolerance ? "#c62828" : "#d9822b"
+            svg +=
+                "<path d=\"M \(r(xx)) \(r(yy - 5)) L \(r(xx + 5)) \(r(yy)) L \(r(xx)) \(r(yy + 5)) L \(r(xx - 5)) \(r(yy)) Z\" fill=\"\(fill)\"><title>\(escape(row.key)) instructions \(signedPercent(instructions - 1))</title></path>\n"
+        }
+        svg += "<text x=\"\(r(layout.right + 12))\" y=\"\(r(yy + 4))\" fill=\"#444\">\(escape(row.notes.joined(separator: " · ")))</text>\n"
         return svg
     }
 

@@ -67,6 +67,8 @@ struct SwiftRexLab {
             ?? search(from: URL(fileURLWithPath: fileManager.currentDirectoryPath))
     }
 
+    /// Runs the benchmarks: times them here, counts their allocations and instructions in second
+    /// processes, prints the table and writes the results.
     static func runBenchmarks(_ options: RunOptions) async -> ExitCode {
         let counter: AllocationCounter
         let sizeClasses: SizeClassCalibration
@@ -111,31 +113,18 @@ struct SwiftRexLab {
         )
         let ratios = options.measureRatios ? await runner.measureRatios(RatioRegistry.all, scenarios: scenarios, filter: options.filter) : []
         do {
-            let passStart = monotonicNanoseconds()
-            print("\nallocations: counting in a second process with MALLOC_CONF=\(AllocationPass.mallocConfiguration), every job on the main thread")
-            do {
-                let measurements = try AllocationPass.run(executable: executablePath(), filter: options.filter, log: { print("  " + $0) })
-                records = AllocationPass.merge(measurements, into: records)
-            } catch {
-                return fail("\(error)")
-            }
-            print("allocations: \(fixed(Double(monotonicNanoseconds() - passStart) / 1e9, digits: 1)) s")
+            records = try countAllocationsInSecondProcess(filter: options.filter, merging: records)
+        } catch {
+            return fail("\(error)")
         }
         let nativeSeconds = Double(monotonicNanoseconds() - started) / 1e9
 
         if options.countInstructions {
-            let passStart = monotonicNanoseconds()
-            print(
-                "\ninstructions: counting under valgrind's callgrind (deterministic; \(jobs.filter { $0.0.countsInstructions(size: $0.1) }.count) of \(jobs.count) benchmarks)"
-            )
             do {
-                let pass = try InstructionPass.run(executable: executablePath(), filter: options.filter, log: { print("  " + $0) })
-                records = InstructionPass.merge(pass.measurements, into: records)
-                metadata.instructionCounter = pass.counter
+                try countInstructionsUnderCallgrind(jobs: jobs, filter: options.filter, records: &records, metadata: &metadata)
             } catch {
                 return fail("\(error)")
             }
-            print("instructions: \(fixed(Double(monotonicNanoseconds() - passStart) / 1e9, digits: 1)) s under valgrind")
         }
         let file = ResultsFile(metadata: metadata, benchmarks: records, ratios: ratios)
         print("")
@@ -144,8 +133,41 @@ struct SwiftRexLab {
             "\nmeasured in \(fixed(Double(monotonicNanoseconds() - started) / 1e9, digits: 1)) s (time, allocations, bytes, stack: \(fixed(nativeSeconds, digits: 1)) s)"
         )
         guard options.writeFiles else { return .success }
+        return writeResults(file, to: options.outputDirectory, root: root)
+    }
 
-        let directory = options.outputDirectory ?? (root.map { $0 + "/Results" } ?? FileManager.default.currentDirectoryPath + "/Results")
+    /// A run's allocation pass: counts the selected scenarios again in a second process (thread
+    /// caches off, every job on the main thread, where the counts repeat) and returns `records`
+    /// with those counts.
+    private static func countAllocationsInSecondProcess(filter: String?, merging records: [BenchmarkRecord]) throws -> [BenchmarkRecord] {
+        let passStart = monotonicNanoseconds()
+        print("\nallocations: counting in a second process with MALLOC_CONF=\(AllocationPass.mallocConfiguration), every job on the main thread")
+        let measurements = try AllocationPass.run(executable: executablePath(), filter: filter, log: { print("  " + $0) })
+        let merged = AllocationPass.merge(measurements, into: records)
+        print("allocations: \(fixed(Double(monotonicNanoseconds() - passStart) / 1e9, digits: 1)) s")
+        return merged
+    }
+
+    /// A run's instruction pass: counts the selected scenarios under valgrind's callgrind in a
+    /// second process, merges the counts into `records` and names the counter in `metadata`.
+    private static func countInstructionsUnderCallgrind(
+        jobs: [(Scenario, Int?)], filter: String?, records: inout [BenchmarkRecord], metadata: inout MachineMetadata
+    ) throws {
+        let passStart = monotonicNanoseconds()
+        print(
+            "\ninstructions: counting under valgrind's callgrind (deterministic; \(jobs.filter { $0.0.countsInstructions(size: $0.1) }.count) of \(jobs.count) benchmarks)"
+        )
+        let pass = try InstructionPass.run(executable: executablePath(), filter: filter, log: { print("  " + $0) })
+        records = InstructionPass.merge(pass.measurements, into: records)
+        metadata.instructionCounter = pass.counter
+        print("instructions: \(fixed(Double(monotonicNanoseconds() - passStart) / 1e9, digits: 1)) s under valgrind")
+    }
+
+    /// Writes a run's results: `latest.json`, `latest.md` and the charts (each drawn against the
+    /// committed baseline when there is one) in `outputDirectory`, by default the repository's
+    /// `Results/`.
+    private static func writeResults(_ file: ResultsFile, to outputDirectory: String?, root: String?) -> ExitCode {
+        let directory = outputDirectory ?? (root.map { $0 + "/Results" } ?? FileManager.default.currentDirectoryPath + "/Results")
         do {
             try ResultsIO.write(file, to: directory + "/latest.json")
             // The committed baseline, when there is one next to the results, is drawn on every chart.
