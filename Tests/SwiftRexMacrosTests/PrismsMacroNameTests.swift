@@ -1,3 +1,4 @@
+// Functions over 80 lines: each test holds a whole expansion snapshot, read beside its source.
 #if Macros
 import SwiftDiagnostics
 import SwiftSyntaxMacrosGenericTestSupport

@@ -1,4 +1,5 @@
 // Over 500 lines: each test holds a whole expansion snapshot, read beside its source.
+// Functions over 80 lines: each test holds a whole expansion snapshot, read beside its source.
 #if Macros
 import SwiftDiagnostics
 import SwiftSyntaxMacrosGenericTestSupport

@@ -134,95 +134,88 @@ extension ModelBased {
         private mutating func process(_ action: Action) {
             observed.processed.append(action)
             var mutated = false
-            var work: [Work] = []
+            var work: Work?
+            if case .row(let addressed) = action {
+                (mutated, work) = processRow(addressed)
+            } else if let request = effect(for: action) {
+                work = request
+            } else {
+                mutated = reduce(action)
+            }
+            if let work { perform(work) }
+            if mutated { reconcile() }
+        }
+
+        /// What an app-level action asks of the effect engine, or `nil` for one that only changes state.
+        private func effect(for action: Action) -> Work? {
+            switch action {
+            case .request(let slot, let serial): return .held(serial: serial, key: "req-\(slot)")
+            case .requestFree(let serial): return .held(serial: serial, key: nil)
+            case .cancelRequest(let slot): return .cancelRequest("req-\(slot)")
+            case .search(let query): return .debounce(.search, delay: searchDebounce, .searched(query))
+            case .cancelSearch: return .cancelSearch
+            case .throttled(let value): return .throttle(.ticked(value))
+            case .cancelThrottle: return .cancelThrottle
+            case .late(let value): return .delayed(delay: lateDelay, .lateArrived(value))
+            case .poke(let element, let value): return .broadcast(ChannelKey(element: element, name: "socket"), value)
+            case .pokeFeed(let element, let value): return .broadcast(ChannelKey(element: element, name: "feed"), value)
+            case .add, .insert, .remove, .rebuild, .reverse, .response, .searched, .ticked, .lateArrived, .bumpAll, .row: return nil
+            }
+        }
+
+        /// Applies an app-level action to the state; whether the state changed.
+        private mutating func reduce(_ action: Action) -> Bool {
             switch action {
             case .add(let amount):
                 state.total += amount
-                mutated = true
             case .insert(let id):
-                if !state.rows.contains(where: { $0.id == id }) {
-                    state.rows.append(Row(id: id))
-                    mutated = true
-                }
+                guard !state.rows.contains(where: { $0.id == id }) else { return false }
+                state.rows.append(Row(id: id))
             case .remove(let id):
-                if state.rows.contains(where: { $0.id == id }) {
-                    state.rows.removeAll { $0.id == id }
-                    mutated = true
-                }
+                guard state.rows.contains(where: { $0.id == id }) else { return false }
+                state.rows.removeAll { $0.id == id }
             case .rebuild(let ids):
                 state.rows = ids.map { Row(id: $0) }
-                mutated = true
             case .reverse:
                 state.rows.reverse()
-                mutated = true
-            case .request(let slot, let serial):
-                work.append(.held(serial: serial, key: "req-\(slot)"))
-            case .requestFree(let serial):
-                work.append(.held(serial: serial, key: nil))
-            case .cancelRequest(let slot):
-                work.append(.cancelRequest("req-\(slot)"))
             case .response(let serial):
                 state.responses.append(serial)
-                mutated = true
-            case .search(let query):
-                work.append(.debounce(.search, delay: searchDebounce, .searched(query)))
             case .searched(let query):
                 state.searched.append(query)
-                mutated = true
-            case .cancelSearch:
-                work.append(.cancelSearch)
-            case .throttled(let value):
-                work.append(.throttle(.ticked(value)))
             case .ticked(let value):
                 state.ticks.append(value)
-                mutated = true
-            case .cancelThrottle:
-                work.append(.cancelThrottle)
-            case .late(let value):
-                work.append(.delayed(delay: lateDelay, .lateArrived(value)))
             case .lateArrived(let value):
                 state.lates.append(value)
-                mutated = true
-            case .poke(let element, let value):
-                work.append(.broadcast(ChannelKey(element: element, name: "socket"), value))
-            case .pokeFeed(let element, let value):
-                work.append(.broadcast(ChannelKey(element: element, name: "feed"), value))
             case .bumpAll:
                 for index in state.rows.indices { state.rows[index].count += 1 }
-                mutated = !state.rows.isEmpty
-            case .row(let addressed):
-                guard let index = state.rows.firstIndex(where: { $0.id == addressed.id }) else {
-                    observed.missingElements += 1
-                    break
-                }
-                let id = addressed.id
-                switch addressed.action {
-                case .bump:
-                    state.rows[index].count += 1
-                    mutated = true
-                case .setRoom(let room):
-                    state.rows[index].room = room
-                    mutated = true
-                case .setVolume(let volume):
-                    state.rows[index].volume = volume
-                    mutated = true
-                case .toggleFeed:
-                    state.rows[index].feedOn.toggle()
-                    mutated = true
-                case .echo:
-                    state.rows[index].echoes += 1
-                    mutated = true
-                case .saved:
-                    state.rows[index].saves += 1
-                    mutated = true
-                case .autosave:
-                    work.append(.debounce(.autosave(id), delay: autosaveDebounce, .row(ElementAction(id, action: .saved))))
-                case .cancelFeed: work.append(.cancelChannel(ChannelKey(element: id, name: "feed")))
-                case .cancelSocket: work.append(.cancelChannel(ChannelKey(element: id, name: "socket")))
-                }
+                return !state.rows.isEmpty
+            case .request, .requestFree, .cancelRequest, .search, .cancelSearch, .throttled, .cancelThrottle, .late, .poke, .pokeFeed,
+                .row:
+                return false
             }
-            for item in work { perform(item) }
-            if mutated { reconcile() }
+            return true
+        }
+
+        /// An action addressed to one row: whether it changed the state, and what it asks of the
+        /// effect engine. A row that is not there counts as a missing element.
+        private mutating func processRow(_ addressed: ElementAction<Int, RowAction>) -> (mutated: Bool, work: Work?) {
+            guard let index = state.rows.firstIndex(where: { $0.id == addressed.id }) else {
+                observed.missingElements += 1
+                return (false, nil)
+            }
+            let id = addressed.id
+            switch addressed.action {
+            case .bump: state.rows[index].count += 1
+            case .setRoom(let room): state.rows[index].room = room
+            case .setVolume(let volume): state.rows[index].volume = volume
+            case .toggleFeed: state.rows[index].feedOn.toggle()
+            case .echo: state.rows[index].echoes += 1
+            case .saved: state.rows[index].saves += 1
+            case .autosave: return (false, .debounce(.autosave(id), delay: autosaveDebounce, .row(ElementAction(id, action: .saved))))
+            case .cancelFeed: return (false, .cancelChannel(ChannelKey(element: id, name: "feed")))
+            case .cancelSocket: return (false, .cancelChannel(ChannelKey(element: id, name: "socket")))
+            }
+            return (true, nil)
         }
 
         private mutating func perform(_ work: Work) {
