@@ -305,8 +305,9 @@ extension Effect {
     /// Opens one channel: runs its body behind a gate that closes when the channel is cancelled
     /// or completes, so a `dispatch` kept by the body drops what it is given from then on (and
     /// reports it once). A body that throws opens nothing: the failure is reported, `complete` is
-    /// called at once and the token cancels nothing.
-    @usableFromInline
+    /// called at once and the token cancels nothing. Inlinable: specialised for the value type,
+    /// its optional's metadata is a constant rather than a run-time lookup.
+    @inlinable
     internal static func openChannel<Value>(
         first: any Sendable,
         send: @escaping @Sendable (DispatchedAction<Action>) -> Void,

@@ -171,11 +171,13 @@ internal struct TaskWork<Action: Sendable>: Sendable {
 /// Whether one opened channel is still open: it closes when the channel is cancelled or completes.
 /// What the channel's `dispatch` is given afterwards is dropped, and the first such action is
 /// reported (once per opening, so a chatty late callback does not flood the log).
+@usableFromInline
 internal final class ChannelGate: EffectRun, @unchecked Sendable {
     private let reported = Atomic<Bool>(false)
     private let id: AnyHashableSendable?
     private let source: ActionSource
 
+    @usableFromInline
     init(id: AnyHashableSendable?, source: ActionSource) {
         self.id = id
         self.source = source
@@ -183,6 +185,7 @@ internal final class ChannelGate: EffectRun, @unchecked Sendable {
     }
 
     /// Reports the first action dispatched after the channel closed.
+    @usableFromInline
     func reportLate(_ action: Any) {
         guard !reported.exchange(true, ordering: .relaxed) else { return }
         // Composed here: the action is not known to be Sendable (this runs once per opening).
@@ -198,6 +201,7 @@ internal final class ChannelGate: EffectRun, @unchecked Sendable {
 }
 
 /// Reports a channel body (or consumer) that threw.
+@usableFromInline
 internal func reportChannelFailure(id: AnyHashableSendable?, source: ActionSource, error: any Error, whileOpening: Bool) {
     let outcome =
         whileOpening

@@ -59,8 +59,9 @@ extension EffectEngine {
     }
 
     /// Opens a channel (delivering its value on open when it says so); `nil` for a pipe-only
-    /// payload, or a channel that completed (or whose body threw) while opening.
-    @usableFromInline
+    /// payload, or a channel that completed (or whose body threw) while opening. Inlinable for the
+    /// same reason as `openChannel`.
+    @inlinable
     func open(_ payload: Payload, key: AnyHashableSendable, generation: UInt64) -> (token: SubscriptionToken, sink: @Sendable (any Sendable) -> Void)?
     {
         guard let channel = payload.channel, let start = channel.start else { return nil }

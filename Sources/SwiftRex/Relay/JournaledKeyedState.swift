@@ -12,8 +12,9 @@ internal protocol JournaledKeyedState: KeyedState {
 }
 
 extension JournaledKeyedState {
-    /// This lane's journal as closures, type-erased (see `laneJournal(of:)`).
-    @usableFromInline var erasedJournal: Any {
+    /// This lane's journal as closures, type-erased (see `laneJournal(of:)`). Inlinable: where the
+    /// lift is made, the closures are specialised for the lane's types.
+    @inlinable var erasedJournal: Any {
         let lane = self
         return LaneJournal<GlobalState, ID>(
             version: { lane.contentVersion(in: $0) },
@@ -25,7 +26,7 @@ extension JournaledKeyedState {
 
 extension JournaledKeyedState {
     /// ``forEachElementWithSlot(in:_:)`` as a closure, type-erased (see `laneSlottedForEach(of:)`).
-    @usableFromInline var erasedSlottedForEach: Any {
+    @inlinable var erasedSlottedForEach: Any {
         let lane = self
         let walk: @Sendable (GlobalState, (ID, Int, Element) -> Void) -> Void = { state, body in lane.forEachElementWithSlot(in: state, body) }
         return walk
