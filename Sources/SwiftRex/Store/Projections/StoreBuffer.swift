@@ -18,18 +18,11 @@ import Synchronization
 /// ```
 @MainActor
 public final class StoreBuffer<Action: Sendable, State>: StoreType {
-    private struct Observer {
-        let id: UInt64
-        var willChange: (@MainActor () -> Void)?
-        var didChange: (@MainActor () -> Void)?
-        let cancellation: ObserverCancellation
-    }
-
     private let underlying: any StoreType<Action, State>
     private let hasChanged: (State, State) -> Bool
     private var cached: State
     private var upstreamToken: SubscriptionToken?
-    private var observers: [Observer] = []
+    private var observers: [BufferObserver] = []
     private var notifying = 0
     private var hasTombstones = false
     private var nextID: UInt64 = 0
@@ -70,7 +63,7 @@ public final class StoreBuffer<Action: Sendable, State>: StoreType {
         nextID &+= 1
         let id = nextID
         let cancellation = ObserverCancellation()
-        observers.append(Observer(id: id, willChange: willChange, didChange: didChange, cancellation: cancellation))
+        observers.append(BufferObserver(id: id, willChange: willChange, didChange: didChange, cancellation: cancellation))
         return SubscriptionToken { [weak self] in
             cancellation.cancel()
             onMainActor { self?.remove(id: id) }
@@ -127,6 +120,15 @@ public final class StoreBuffer<Action: Sendable, State>: StoreType {
         observers.removeAll { $0.cancellation.isCancelled || ($0.willChange == nil && $0.didChange == nil) }
         hasTombstones = false
     }
+}
+
+/// One observer of a ``StoreBuffer``. Declared outside the generic class: nested there, it would
+/// be generic too, and every read of the list would ask the runtime for its metadata.
+private struct BufferObserver {
+    let id: UInt64
+    var willChange: (@MainActor () -> Void)?
+    var didChange: (@MainActor () -> Void)?
+    let cancellation: ObserverCancellation
 }
 
 /// A flag a buffer's observer token sets from any thread, checked before every callback.
