@@ -80,6 +80,29 @@ import Testing
         #expect(lengths.count == 16)
     }
 
+    @Test func dictionariesFindEveryKeyAndPlaceEqualKeysAlike() {
+        var table: [AnyHashableSendable: Int] = [:]
+        for index in 0..<50_000 {
+            table[AnyHashableSendable(index)] = index
+            table[AnyHashableSendable("k\(index)")] = -index
+        }
+        #expect(table.count == 100_000)
+        for index in stride(from: 0, to: 50_000, by: 7) {
+            #expect(table[AnyHashableSendable(index)] == index)
+            #expect(table[AnyHashableSendable("k" + String(index))] == -index)
+        }
+        // Any table's seed: equal keys made apart share their place, distinct keys spread over the
+        // buckets about as a random function would (it fills 63 % of them), and another seed
+        // places a key elsewhere.
+        for seed in [0, 1, -1, 0x5EED] {
+            #expect(AnyHashableSendable(42)._rawHashValue(seed: seed) == AnyHashableSendable(AnyHashableSendable(42))._rawHashValue(seed: seed))
+            #expect(AnyHashableSendable("id")._rawHashValue(seed: seed) == AnyHashableSendable("i" + "d")._rawHashValue(seed: seed))
+            let buckets = Set((0..<4_096).map { AnyHashableSendable("row-\($0)")._rawHashValue(seed: seed) & 4_095 })
+            #expect(buckets.count > 2_400)
+            #expect(AnyHashableSendable(7)._rawHashValue(seed: seed) != AnyHashableSendable(7)._rawHashValue(seed: seed &+ 1))
+        }
+    }
+
     @Test func elementEffectIDsAreKeysLikeAnyOtherValue() {
         func wrapped(_ value: any Hashable & Sendable) -> AnyHashableSendable { AnyHashableSendable(value) }
         let id = ElementEffectID(site: "rows", element: 7, inner: "autosave")

@@ -145,6 +145,14 @@ public struct AnyHashableSendable: Hashable, @unchecked Sendable, CustomStringCo
         hasher.combine(cachedHash)
     }
 
+    /// The hash a dictionary or set places this key by: the hash computed at creation, already
+    /// mixed, keyed with the table's seed by ``KeyMixing`` instead of a whole `Hasher` pass (every
+    /// lookup in the effect registry and the channel tables hashes a key).
+    @inlinable
+    public func _rawHashValue(seed: Int) -> Int {
+        KeyMixing.rehash(cachedHash, seed: seed)
+    }
+
     /// The wrapped value's description.
     public var description: String { String(describing: base) }
 }
@@ -161,7 +169,7 @@ internal struct AnonymousEffectKey: Hashable, Sendable {
 /// The hash of an `Int` key or a short ASCII `String` key, mixed from its bits with a seed drawn
 /// once per process (from `Hasher`, so `SWIFT_DETERMINISTIC_HASHING` fixes it too): `Hasher`
 /// costs far more for such a key, which a search-style effect recreates with every
-/// query. Only the cached hash is mixed this way; a dictionary still hashes it with `Hasher`.
+/// query. A dictionary keys the cached hash with its own seed in ``rehash(_:seed:)``.
 @usableFromInline
 internal enum KeyMixing {
     /// The per-process seed.
@@ -170,6 +178,15 @@ internal enum KeyMixing {
         hasher.combine(0x5EED_5EED as UInt64)
         return UInt64(UInt(bitPattern: hasher.finalize()))
     }()
+
+    /// A key's cached hash keyed with a hash table's `seed`, for the table's buckets: one
+    /// full-width multiply, folded. The cached hash is already mixed; the seed keeps tables of
+    /// different seeds from ordering their buckets alike.
+    @inlinable
+    static func rehash(_ hash: Int, seed: Int) -> Int {
+        let product = (UInt64(UInt(bitPattern: hash)) ^ UInt64(UInt(bitPattern: seed))).multipliedFullWidth(by: 0x9E37_79B9_7F4A_7C15)
+        return Int(bitPattern: UInt(product.high ^ product.low))
+    }
 
     /// Two words and the key's type mixed into a hash: two rounds of a full-width multiply of
     /// the words, each folded and keyed with the seed. The words are folded in again after the
