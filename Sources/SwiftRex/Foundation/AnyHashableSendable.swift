@@ -146,7 +146,7 @@ public struct AnyHashableSendable: Hashable, @unchecked Sendable, CustomStringCo
     }
 
     /// The hash a dictionary or set places this key by: the hash computed at creation, already
-    /// mixed, keyed with the table's seed by ``KeyMixing`` instead of a whole `Hasher` pass (every
+    /// mixed, keyed with the table's seed in one multiply instead of a whole `Hasher` pass (every
     /// lookup in the effect registry and the channel tables hashes a key).
     @inlinable
     public func _rawHashValue(seed: Int) -> Int {
@@ -169,7 +169,7 @@ internal struct AnonymousEffectKey: Hashable, Sendable {
 /// The hash of an `Int` key or a short ASCII `String` key, mixed from its bits with a seed drawn
 /// once per process (from `Hasher`, so `SWIFT_DETERMINISTIC_HASHING` fixes it too): `Hasher`
 /// costs far more for such a key, which a search-style effect recreates with every
-/// query. A dictionary keys the cached hash with its own seed in ``rehash(_:seed:)``.
+/// query. A dictionary keys the cached hash with its own seed in `rehash(_:seed:)`.
 @usableFromInline
 internal enum KeyMixing {
     /// The per-process seed.
