@@ -21,7 +21,6 @@ extension ElementSupervisionTracker {
         lift: @escaping (ID, Channel<LA>, AnyHashableSendable?) -> Channel<GA>,
         channels: @escaping @MainActor (ID, LS, LE, ElementKeys, inout Keep<GA>) -> Void
     ) -> ElementSupervisionTracker {
-        // Over 80 lines: one initialiser call whose closures share the lift's captures; split, it ran slower.
         let evaluateOne: EvaluateOne = { id, state, environment, remembered, keep in
             withElement(id, state) { channels(id, $0, narrow(environment), remembered, &keep) }
         }
@@ -35,47 +34,12 @@ extension ElementSupervisionTracker {
             guard let elementAt else { return false }
             return elementAt(offset, state) { channels(id, $0, narrow(environment), remembered, &keep) }
         }
-        var evaluateJournaled: EvaluateJournaled?
-        if let journal {
-            evaluateJournaled = { state, environment, synced, memo, lists, changes in
-                Self.journaledEdits(
-                    journal, evaluate: evaluateOne, state: state, environment: environment, since: synced, memo: &memo, lists: &lists,
-                    changes: &changes)
-            }
-        }
-        let evaluateWatched: EvaluateWatched = { edits, action, state, environment, ordinals, memo, lists, changes in
-            Self.watchedEdits(
-                edits, action: action, evaluateAt: evaluateAt, evaluateAddressed: evaluateAddressed, state: state, environment: environment,
-                ordinals: ordinals, memo: &memo, lists: &lists, changes: &changes)
-        }
+        let edits = Self.editEvaluations(journal: journal, evaluateOne: evaluateOne, evaluateAt: evaluateAt, evaluateAddressed: evaluateAddressed)
         return ElementSupervisionTracker(
             journal: journal, watch: journal == nil ? watch : nil,
             evaluateAddressed: evaluateAddressed,
-            feedAddressed: { action, state, environment, memo, addressed, reconciler, target, keep in
-                guard let id = addressedID(action), let slot = memo.index(forKey: id) else { return .unknown }
-                addressed = id
-                // A gone element wants no channels. (An `if`: a closure here, inheriting the main
-                // actor, would check the executor at run time.)
-                var wanted: Keep<LA> = []
-                _ = withElement(id, state) { wanted = local($0, narrow(environment)) }
-                let feed = memo.values[slot].read { previous, ordinal in
-                    reconciler.feedElement(
-                        wanted, previous: previous, ordinal: ordinal, target: target,
-                        // The remembered keys were made for this element.
-                        isKey: { position, key in ElementEffectID.isKey(key, site: site, inner: wanted[position].id) },
-                        lift: { position, key in lift(id, wanted[position], key) })
-                }
-                switch feed {
-                case .unchanged: return .unchanged
-                case .fed: return .fed
-                case .other:
-                    let remembered = memo.values[slot]
-                    for position in wanted.indices {
-                        keep.append(lift(id, wanted[position], position < remembered.keys.count ? remembered.keys[position] : nil))
-                    }
-                    return .lifted(previous: remembered.keys, ordinal: remembered.ordinal)
-                }
-            },
+            feedAddressed: Self.addressedFeed(
+                withElement: withElement, addressedID: addressedID, narrow: narrow, site: site, local: local, lift: lift),
             commitAddressed: { memo, addressed, keys in
                 guard let id = addressed else { return }
                 memo[id]?.keys = keys
@@ -99,9 +63,69 @@ extension ElementSupervisionTracker {
             },
             evaluateOne: evaluateOne, evaluateAt: evaluateAt,
             buildMemo: Self.buildMemo, updateMemoKeys: Self.updateMemoKeys, memoMatches: Self.memoMatches,
-            evaluateJournaled: evaluateJournaled, evaluateWatched: evaluateWatched,
-            commitEdits: Self.rememberEdits, clearLists: Self.emptyPending,
+            evaluateJournaled: edits.journaled, evaluateWatched: edits.watched,
+            rememberEdits: Self.rememberEdits, clearLists: Self.emptyPending,
             sameIDs: Self.sameIDs, rememberedKeys: Self.rememberedKeys
+        )
+    }
+
+    /// Feeds the element an action addresses in place (see `FeedAddressed`): the element's own
+    /// channels, lifted only when the feed cannot decide.
+    @MainActor @inlinable
+    static func addressedFeed<LS, LE, LA: Sendable>(
+        withElement: @escaping @Sendable (ID, GS, (LS) -> Void) -> Bool, addressedID: @escaping @Sendable (GA) -> ID?,
+        narrow: @escaping @Sendable (GE) -> LE, site: LiftSite, local: @escaping @MainActor (LS, LE) -> Keep<LA>,
+        lift: @escaping (ID, Channel<LA>, AnyHashableSendable?) -> Channel<GA>
+    ) -> FeedAddressed {
+        { action, state, environment, memo, addressed, reconciler, target, keep in
+            guard let id = addressedID(action), let slot = memo.index(forKey: id) else { return .unknown }
+            addressed = id
+            // A gone element wants no channels. (An `if`: a closure here, inheriting the main
+            // actor, would check the executor at run time.)
+            var wanted: Keep<LA> = []
+            _ = withElement(id, state) { wanted = local($0, narrow(environment)) }
+            let feed = memo.values[slot].read { previous, ordinal in
+                reconciler.feedElement(
+                    wanted, previous: previous, ordinal: ordinal, target: target,
+                    // The remembered keys were made for this element.
+                    isKey: { position, key in ElementEffectID.isKey(key, site: site, inner: wanted[position].id) },
+                    lift: { position, key in lift(id, wanted[position], key) })
+            }
+            switch feed {
+            case .unchanged: return .unchanged
+            case .fed: return .fed
+            case .other:
+                let remembered = memo.values[slot]
+                for position in wanted.indices {
+                    keep.append(lift(id, wanted[position], position < remembered.keys.count ? remembered.keys[position] : nil))
+                }
+                return .lifted(previous: remembered.keys, ordinal: remembered.ordinal)
+            }
+        }
+    }
+
+    /// The tracker's two edit evaluations over its element evaluations: a journal's (when the
+    /// container keeps one) and a plain array's.
+    @MainActor @inlinable
+    static func editEvaluations(
+        journal: LaneJournal<GS, ID>?, evaluateOne: @escaping EvaluateOne, evaluateAt: @escaping EvaluateAt,
+        evaluateAddressed: @escaping EvaluateAddressed
+    ) -> (journaled: EvaluateJournaled?, watched: EvaluateWatched) {
+        var journaled: EvaluateJournaled?
+        if let journal {
+            journaled = { state, environment, synced, memo, lists, changes in
+                Self.journaledEdits(
+                    journal, evaluate: evaluateOne, state: state, environment: environment, since: synced, memo: &memo, lists: &lists,
+                    changes: &changes)
+            }
+        }
+        return (
+            journaled,
+            { edits, action, state, environment, ordinals, memo, lists, changes in
+                Self.watchedEdits(
+                    edits, action: action, evaluateAt: evaluateAt, evaluateAddressed: evaluateAddressed, state: state, environment: environment,
+                    ordinals: ordinals, memo: &memo, lists: &lists, changes: &changes)
+            }
         )
     }
 }

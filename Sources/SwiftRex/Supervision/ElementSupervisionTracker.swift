@@ -38,7 +38,7 @@ internal final class ElementSupervisionTracker<GA: Sendable, GS: Sendable, GE: S
     @usableFromInline typealias EvaluateWatched =
         @MainActor ([ArrayEdit<ID>], GA?, GS, GE, Int, inout [ID: ElementMemo], inout IDLists, inout [ElementChange<GA>]) -> Bool
     /// Remembers the pending edits in the memo and its inverse (see `rememberEdits`).
-    @usableFromInline typealias CommitEdits = (inout [ID: ElementMemo], inout [ID?], inout IDLists) -> Bool
+    @usableFromInline typealias RememberEdits = (inout [ID: ElementMemo], inout [ID?], inout IDLists) -> Bool
     /// Empties the pending ids and edits (see `emptyPending`).
     @usableFromInline typealias ClearLists = (inout IDLists) -> Void
     /// The element an action addresses, if the memo (passed `inout` only to be read without a
@@ -69,7 +69,7 @@ internal final class ElementSupervisionTracker<GA: Sendable, GS: Sendable, GE: S
     private let rememberedKeys: RememberedKeys
     private let evaluateJournaled: EvaluateJournaled?
     private let evaluateWatched: EvaluateWatched
-    private let commitEditLists: CommitEdits
+    private let rememberEditLists: RememberEdits
     private let clearLists: ClearLists
     private let sameIDs: SameIDs
     private let journal: LaneJournal<GS, ID>?
@@ -106,7 +106,7 @@ internal final class ElementSupervisionTracker<GA: Sendable, GS: Sendable, GE: S
         commitAddressed: @escaping CommitAddressed,
         evaluateAll: @escaping EvaluateAll, evaluateOne: @escaping EvaluateOne, evaluateAt: @escaping EvaluateAt,
         buildMemo: @escaping BuildMemo, updateMemoKeys: @escaping UpdateMemoKeys, memoMatches: @escaping MemoMatches,
-        evaluateJournaled: EvaluateJournaled?, evaluateWatched: @escaping EvaluateWatched, commitEdits: @escaping CommitEdits,
+        evaluateJournaled: EvaluateJournaled?, evaluateWatched: @escaping EvaluateWatched, rememberEdits: @escaping RememberEdits,
         clearLists: @escaping ClearLists, sameIDs: @escaping SameIDs, rememberedKeys: @escaping RememberedKeys
     ) {
         evaluateAddressedElement = evaluateAddressed
@@ -116,7 +116,7 @@ internal final class ElementSupervisionTracker<GA: Sendable, GS: Sendable, GE: S
         self.watch = watch
         self.evaluateJournaled = evaluateJournaled
         self.evaluateWatched = evaluateWatched
-        commitEditLists = commitEdits
+        rememberEditLists = rememberEdits
         self.clearLists = clearLists
         self.sameIDs = sameIDs
         evaluateElements = evaluateAll
@@ -234,7 +234,7 @@ internal final class ElementSupervisionTracker<GA: Sendable, GS: Sendable, GE: S
     @usableFromInline
     func commitEdits() {
         // Edits that only modified elements keep the ids and ordinals; any other changes them.
-        if commitEditLists(&memo, &memoIDs, &lists) { lastListsValid = false }
+        if rememberEditLists(&memo, &memoIDs, &lists) { lastListsValid = false }
         syncedVersion = pendingVersion
         watch?.reset()
         clearPending()
