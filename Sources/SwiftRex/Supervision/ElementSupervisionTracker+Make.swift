@@ -61,7 +61,6 @@ extension ElementSupervisionTracker {
                     forEachElement(state) { id, slice in record(id, ids.count, slice) }
                 }
             },
-            evaluateOne: evaluateOne, evaluateAt: evaluateAt,
             buildMemo: Self.buildMemo, updateMemoKeys: Self.updateMemoKeys, memoMatches: Self.memoMatches,
             evaluateJournaled: edits.journaled, evaluateWatched: edits.watched,
             rememberEdits: Self.rememberEdits, clearLists: Self.emptyPending,

@@ -58,8 +58,6 @@ internal final class ElementSupervisionTracker<GA: Sendable, GS: Sendable, GE: S
     @usableFromInline typealias RememberedKeys = ([ID: ElementMemo], inout [AnyHashableSendable]) -> Void
 
     private let evaluateElements: EvaluateAll
-    private let evaluateElement: EvaluateOne
-    private let evaluateElementAt: EvaluateAt
     private let buildMemo: BuildMemo
     private let updateMemoKeys: UpdateMemoKeys
     private let memoMatches: MemoMatches
@@ -104,7 +102,7 @@ internal final class ElementSupervisionTracker<GA: Sendable, GS: Sendable, GE: S
         journal: LaneJournal<GS, ID>?, watch: ContainerWatch<GS, ID>?, evaluateAddressed: @escaping EvaluateAddressed,
         feedAddressed: @escaping FeedAddressed,
         commitAddressed: @escaping CommitAddressed,
-        evaluateAll: @escaping EvaluateAll, evaluateOne: @escaping EvaluateOne, evaluateAt: @escaping EvaluateAt,
+        evaluateAll: @escaping EvaluateAll,
         buildMemo: @escaping BuildMemo, updateMemoKeys: @escaping UpdateMemoKeys, memoMatches: @escaping MemoMatches,
         evaluateJournaled: EvaluateJournaled?, evaluateWatched: @escaping EvaluateWatched, rememberEdits: @escaping RememberEdits,
         clearLists: @escaping ClearLists, sameIDs: @escaping SameIDs, rememberedKeys: @escaping RememberedKeys
@@ -120,8 +118,6 @@ internal final class ElementSupervisionTracker<GA: Sendable, GS: Sendable, GE: S
         self.clearLists = clearLists
         self.sameIDs = sameIDs
         evaluateElements = evaluateAll
-        evaluateElement = evaluateOne
-        evaluateElementAt = evaluateAt
         self.buildMemo = buildMemo
         self.updateMemoKeys = updateMemoKeys
         self.memoMatches = memoMatches
