@@ -39,7 +39,9 @@ import Testing
     @Test func equalStringKeysHashEqualWhateverTheirStorageLengthOrNormalisation() {
         // Up to 15 ASCII bytes, a key's hash is mixed from its bytes; longer or non-ASCII strings
         // go through `Hasher`. Equal strings must land on the same path.
-        let samples = ["", "a", "search", "fifteen-bytes!!", "sixteen-bytes!!!", "an identifier well past sixteen bytes", "café", "日本", "\u{0}"]
+        let samples =
+            ["", "a", "search", "fifteen-bytes!!", "sixteen-bytes!!!", "an identifier well past sixteen bytes", "café", "日本", "\u{0}"]
+            + (0...15).map { String("abcdefghijklmno~".prefix($0)) }
         for sample in samples {
             var reserved = String()
             reserved.reserveCapacity(64)

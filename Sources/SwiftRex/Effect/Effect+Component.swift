@@ -26,23 +26,37 @@ extension Effect {
         /// cancels it when the element leaves its collection.
         @usableFromInline
         internal let owner: EffectOwner?
+        /// What phase 4 and the engine read of this component without copying it, computed once
+        /// and packed in one byte (see the three properties below).
+        @usableFromInline
+        internal let traits: UInt8
+
         /// Whether the Store may start this component at once, outside the keyed registry: no id, no
         /// coalescing, no positive delay, no channel payload, no owner, not a cancel sentinel.
-        /// Computed once, so phase 4 reads one flag instead of copying the scheduling.
-        @usableFromInline
-        internal let startsAtOnceAnonymously: Bool
+        @inlinable
+        internal var startsAtOnceAnonymously: Bool { traits & 1 != 0 }
         /// Whether the Store may start this component at once under its id: an id, no coalescing,
         /// no positive delay, no channel payload, no owner, not a cancel sentinel.
-        @usableFromInline
-        internal let startsTaskAtOnceByKey: Bool
+        @inlinable
+        internal var startsTaskAtOnceByKey: Bool { traits & 2 != 0 }
+        /// Whether ``channel`` holds a payload: read without touching the optional payload, whose
+        /// existential value makes every copy of it go through the runtime's generic witnesses.
+        @inlinable
+        internal var hasChannel: Bool { traits & 4 != 0 }
+
+        /// The packed traits.
+        @inlinable @inline(__always)
+        internal static func traits(anonymously: Bool, byKey: Bool, hasChannel: Bool) -> UInt8 {
+            (anonymously ? 1 : 0) | (byKey ? 2 : 0) | (hasChannel ? 4 : 0)
+        }
 
         @inlinable
         internal init(work: Work, scheduling: EffectScheduling, channel: ChannelPayload?, owner: EffectOwner? = nil) {
             // Everything is read before it is stored, so each argument is moved in, not copied.
             let start = Self.startsAtOnce(scheduling)
-            let plain = channel == nil && owner == nil
-            startsAtOnceAnonymously = start.anonymously && plain
-            startsTaskAtOnceByKey = start.byKey && plain
+            let hasChannel = channel != nil
+            let plain = !hasChannel && owner == nil
+            traits = Self.traits(anonymously: start.anonymously && plain, byKey: start.byKey && plain, hasChannel: hasChannel)
             self.work = work
             self.scheduling = scheduling
             self.channel = channel
@@ -54,8 +68,7 @@ extension Effect {
         @inlinable
         internal init(work: Work, scheduling: EffectScheduling) {
             let start = Self.startsAtOnce(scheduling)
-            startsAtOnceAnonymously = start.anonymously
-            startsTaskAtOnceByKey = start.byKey
+            traits = Self.traits(anonymously: start.anonymously, byKey: start.byKey, hasChannel: false)
             self.work = work
             self.scheduling = scheduling
             channel = nil

@@ -29,8 +29,9 @@ public struct Effect<Action: Sendable>: Sendable {
         case many([Component])
     }
 
-    /// The component a `.keyedTask` stands for.
-    @inlinable
+    /// The component a `.keyedTask` stands for. Never inlined: it is built only while the engine
+    /// is busy, and inlined into phase 4 it made the common cases' code slower.
+    @inlinable @inline(never)
     internal static func keyedComponent(_ work: TaskWork<Action>, key: AnyHashableSendable, exclusive: Bool) -> Component {
         Component(work: .task(work), scheduling: EffectScheduling(id: key, exclusive: exclusive))
     }
@@ -103,13 +104,14 @@ public struct Effect<Action: Sendable>: Sendable {
 
     /// Sends `action` once under `scheduling` and completes synchronously on subscription. The
     /// source is the call site.
-    @inlinable
+    @inlinable @inline(__always)
     public static func just(
         _ action: Action,
-        scheduling: EffectScheduling,
+        scheduling: consuming EffectScheduling,
         file: String = #fileID, function: String = #function, line: UInt = #line
     ) -> Effect {
-        just(DispatchedAction(action, dispatcher: ActionSource(file: file, function: function, line: line)), scheduling: scheduling)
+        // Moved on: borrowed, the scheduling was copied into the component.
+        just(DispatchedAction(action, dispatcher: ActionSource(file: file, function: function, line: line)), scheduling: consume scheduling)
     }
 
     /// Sends an already-stamped action once, keeping its source, scheduled
@@ -120,10 +122,10 @@ public struct Effect<Action: Sendable>: Sendable {
     }
 
     /// Sends an already-stamped action once under `scheduling`, keeping its source.
-    @inlinable
-    public static func just(_ action: DispatchedAction<Action>, scheduling: EffectScheduling) -> Effect {
-        if scheduling.isImmediately { return Effect(storage: .immediate(.just(action))) }
-        return Effect(Component(work: .just(action), scheduling: scheduling))
+    @inlinable @inline(__always)
+    public static func just(_ action: DispatchedAction<Action>, scheduling: consuming EffectScheduling) -> Effect {
+        if EffectScheduling.isImmediately(scheduling) { return Effect(storage: .immediate(.just(action))) }
+        return Effect(Component(work: .just(action), scheduling: consume scheduling))
     }
 
     /// Sends every action in order, synchronously, then completes. The source is the call site.

@@ -18,7 +18,16 @@ public struct EffectScheduling: Equatable, Sendable {
     }
 
     /// The key a component registers under; `nil` gives it a fresh anonymous key.
-    public var id: AnyHashableSendable?
+    public var id: AnyHashableSendable? {
+        @inlinable get { storedID }
+        @inlinable set {
+            self = EffectScheduling(storedID: newValue, delay: delay, coalesce: coalesce, exclusive: exclusive, isCancelSentinel: isCancelSentinel)
+        }
+    }
+    /// The id, a constant: had the only field that needs releasing been a variable, building a
+    /// scheduling would have copied and destroyed it once through its value witnesses.
+    @usableFromInline
+    internal let storedID: AnyHashableSendable?
     /// Waits this long before starting; `nil` or a non-positive value starts at once.
     public var delay: Duration?
     /// Debounce or throttle per ``id``.
@@ -33,11 +42,17 @@ public struct EffectScheduling: Equatable, Sendable {
     /// Builds a scheduling from its knobs.
     @inlinable
     public init(id: AnyHashableSendable? = nil, delay: Duration? = nil, coalesce: Coalesce? = nil, exclusive: Bool = false) {
-        self.id = id
+        self.init(storedID: id, delay: delay, coalesce: coalesce, exclusive: exclusive, isCancelSentinel: false)
+    }
+
+    /// A scheduling from every stored field.
+    @inlinable
+    internal init(storedID: AnyHashableSendable?, delay: Duration?, coalesce: Coalesce?, exclusive: Bool, isCancelSentinel: Bool) {
+        self.storedID = storedID
         self.delay = delay
         self.coalesce = coalesce
         self.exclusive = exclusive
-        self.isCancelSentinel = false
+        self.isCancelSentinel = isCancelSentinel
     }
 
     /// Starts at once, anonymously; runs are independent and cannot be cancelled by id.
@@ -71,34 +86,37 @@ public struct EffectScheduling: Equatable, Sendable {
         return !scheduling.isCancelSentinel
     }
 
+    // The factories take their id `consuming` and move it in: borrowed, it was copied into the
+    // scheduling and the caller's destroyed, each through the id's value witnesses.
+
     /// Registers under `id`; a newer run under the same id replaces (cancels) the older one.
     @inlinable
-    public static func keyed(id: AnyHashableSendable) -> EffectScheduling {
-        EffectScheduling(id: id)
+    public static func keyed(id: consuming AnyHashableSendable) -> EffectScheduling {
+        EffectScheduling(id: consume id)
     }
 
     /// Cancels whatever runs under `id`, then starts.
     @inlinable
-    public static func replacing(id: AnyHashableSendable) -> EffectScheduling {
-        EffectScheduling(id: id, exclusive: true)
+    public static func replacing(id: consuming AnyHashableSendable) -> EffectScheduling {
+        EffectScheduling(id: consume id, exclusive: true)
     }
 
     /// Starts `delay` after the last call in a burst under `id`; earlier ones are cancelled, even if started.
     @inlinable
-    public static func debounce(id: AnyHashableSendable, delay: Duration) -> EffectScheduling {
-        EffectScheduling(id: id, coalesce: .debounce(delay))
+    public static func debounce(id: consuming AnyHashableSendable, delay: Duration) -> EffectScheduling {
+        EffectScheduling(id: consume id, coalesce: .debounce(delay))
     }
 
     /// Starts at most once per `interval` under `id` (leading edge; calls inside the window are dropped).
     @inlinable
-    public static func throttle(id: AnyHashableSendable, interval: Duration) -> EffectScheduling {
-        EffectScheduling(id: id, coalesce: .throttle(interval))
+    public static func throttle(id: consuming AnyHashableSendable, interval: Duration) -> EffectScheduling {
+        EffectScheduling(id: consume id, coalesce: .throttle(interval))
     }
 
     /// Cancels everything under `id` (runs, timers, throttle stamps, channels); starts nothing.
     @inlinable
-    public static func cancelInFlight(id: AnyHashableSendable) -> EffectScheduling {
-        var scheduling = EffectScheduling(id: id)
+    public static func cancelInFlight(id: consuming AnyHashableSendable) -> EffectScheduling {
+        var scheduling = EffectScheduling(id: consume id)
         scheduling.isCancelSentinel = true
         return scheduling
     }

@@ -105,12 +105,13 @@ internal final class EffectEngine<Action: Sendable> {
         }
         // Taken apart, each part moved: the payload keeps what a run needs, the id goes to the
         // machine's registry.
+        // A component without a channel never touches its optional payload but to move it.
+        let traits = component.hasChannel ? component.channel.map(ChannelTraits.init) : nil
         let (work, scheduling, channel, owner) = (consume component).parts()
         let timing = ScheduleTiming(scheduling)
         if timing.cancelsOnly, cancelled.isRecording, let id = scheduling.id { cancelled.ids.insert(id) }
         if let owner, let key = scheduling.id, !timing.cancelsOnly { registerOwner(owner, of: key) }
-        let traits = channel.map(ChannelTraits.init)
-        let payload = EnginePayload(work: work, channel: channel, timing: timing, depth: depth)
+        let payload = EnginePayload(work: consume work, channel: consume channel, timing: timing, depth: depth)
         guard !isBusy else {
             deferSchedule(payload, key: (consume scheduling).id, timing: timing, traits: traits)
             return

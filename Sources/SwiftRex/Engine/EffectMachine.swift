@@ -116,8 +116,9 @@ internal struct EffectMachine<Payload> {
     /// ``schedule(_:scheduling:traits:now:)`` with the scheduling taken apart: its id, moved in,
     /// and its other knobs, plain values. The engine takes them out of its copy of the scheduling
     /// on its last use: borrowed here, the scheduling was copied again (its id through the
-    /// runtime's generic witnesses) to read the id out of it.
-    @inlinable
+    /// runtime's generic witnesses) to read the id out of it. Always inlined: called apart, the
+    /// payload was copied into its frame, and again before it was stored.
+    @inlinable @inline(__always)
     mutating func schedule(
         _ payload: consuming Payload, key id: consuming AnyHashableSendable?, timing: ScheduleTiming, traits: ChannelTraits?, now: Duration
     ) -> Step {

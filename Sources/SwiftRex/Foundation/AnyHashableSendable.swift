@@ -1,5 +1,6 @@
 // One of the library's files with unsafe code: a short string's bytes are copied into two words
-// in one move (`words(ofShortASCII:)`), from a buffer valid for the call.
+// in one move (`words(ofShortASCII:)`), from a buffer valid for the call, or read as the string's
+// own two words when it is stored inline (`words(ofSmallASCII:)`).
 
 /// A type-erased `Hashable & Sendable` key: the key type of every effect id, channel id, reset key
 /// and broadcast value.
@@ -208,7 +209,8 @@ internal enum KeyMixing {
     /// ``hash(ofASCIIEquivalent:type:)``; every other string through `Hasher`.
     @inlinable
     static func hash(ofShortASCII string: String, type: ObjectIdentifier) -> Int? {
-        // Every string is read through the same path whatever its storage (one not stored
+        if let words = words(ofSmallASCII: string) { return hash(words.0, words.1, type: type) }
+        // Every other string is read through the same path whatever its storage (one not stored
         // contiguously is copied first), so equal strings always get equal hashes.
         let words =
             string.utf8.withContiguousStorageIfAvailable(words(ofShortASCII:))
@@ -245,6 +247,23 @@ internal enum KeyMixing {
             count += 1
         }
         return hash(words.0, words.1 | UInt64(count) << 56, type: type)
+    }
+
+    /// The words ``words(ofShortASCII:)`` gives for `string` when it is stored inline (a small
+    /// ASCII string: at most 15 bytes, kept in its own two words, zero-filled, the top byte
+    /// holding its form and count), read without copying its bytes; `nil` for any other storage.
+    /// Invariant: the standard library's string layout on 64-bit little-endian platforms, where
+    /// a top nibble of `0xE` marks exactly the small ASCII form.
+    @inlinable @inline(__always)
+    static func words(ofSmallASCII string: String) -> (UInt64, UInt64)? {
+        #if _pointerBitWidth(_64) && _endian(little)
+        let raw = unsafeBitCast(string, to: (UInt64, UInt64).self)
+        let top = raw.1 &>> 56
+        guard top & 0xF0 == 0xE0 else { return nil }
+        return (raw.0, (raw.1 & 0x00FF_FFFF_FFFF_FFFF) | (top & 0x0F) &<< 56)
+        #else
+        return nil
+        #endif
     }
 
     /// The bytes of a UTF-8 string of at most 15 bytes in two words (zero-filled, as ``place(_:at:in:)``

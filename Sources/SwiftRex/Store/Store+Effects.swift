@@ -87,7 +87,7 @@ extension Store {
                 break
             }
         }
-        scheduleInEngine(component, depth: depth &+ 1)
+        scheduleInEngine(consume component, depth: depth &+ 1)
     }
 
     /// Posts an effect action from the main actor into the mailbox (the first post of a burst
@@ -107,7 +107,7 @@ extension Store {
 
     @usableFromInline
     internal func scheduleInEngine(_ component: consuming Effect<Action>.Component, depth: Int) {
-        engine.schedule(component, depth: depth)
+        engine.schedule(consume component, depth: depth)
     }
 
     /// Phase 5 in full: every supervision's channels for the current state (at initialisation).
