@@ -61,10 +61,13 @@ extension Store {
                 // The usual answer, `Effect.just`: its action is moved out of the component and
                 // into the mailbox, not copied out of it.
                 if case .just(let action) = component.takeWork() { postEffectAction(action, depth: depth &+ 1) }
-            } else {
+            } else if component.startsAtOnceAnonymously {
                 // Moved on: a copy went through an outlined generic copy of the whole component
                 // (and the effect's destroy through another).
                 schedule(consume component, depth: depth)
+            } else {
+                // Straight to the engine: one frame less to move the component through.
+                scheduleInEngine(consume component, depth: depth &+ 1)
             }
         case .many(let components): for component in components { schedule(component, depth: depth) }
         }
