@@ -289,7 +289,9 @@ private struct Comparison {
     /// limit applies to that form too. A target the baseline meets and this run misses is a
     /// regression; one the baseline misses too is a warning on every run (it stays visible, and it
     /// is what stands between the code and its target); one this run meets and the baseline
-    /// missed is an improvement (re-record the baseline).
+    /// missed is an improvement (re-record the baseline). A record whose count does not repeat
+    /// exactly (it declares its own instruction tolerance: it follows the heap's history) may read
+    /// that much off, so the limit allows that much more; counts that repeat get no slack.
     mutating func compareRatioTargets() {
         var targets: [(label: String, numerator: RecordKey, denominator: RecordKey, limit: Double)] = []
         for ratio in (current.ratios ?? []) + (baseline.ratios ?? []) {
@@ -302,18 +304,26 @@ private struct Comparison {
             guard let now = instructionRatio(current, target.numerator, target.denominator) else { continue }
             let before = instructionRatio(baseline, target.numerator, target.denominator)
             let key = RecordKey(name: target.label, size: nil)
+            let slack = [target.numerator, target.denominator].map { ownInstructionTolerance(of: $0) }.max() ?? 0
+            let limit = target.limit * (1 + slack)
+            let allowance = slack > 0 ? ", +\(format(slack * 100)) % for a count that follows the heap's history" : ""
             let detail =
-                "instruction ratio \(format(now))× (limit \(format(target.limit))×; the baseline's \(before.map { "\(format($0))×" } ?? "not counted"))"
-            if now > target.limit {
-                if let before, before <= target.limit {
+                "instruction ratio \(format(now))× (limit \(format(target.limit))×\(allowance); the baseline's \(before.map { "\(format($0))×" } ?? "not counted"))"
+            if now > limit {
+                if let before, before <= limit {
                     add(.regression, key, "\(detail): target missed")
                 } else {
                     add(.warning, key, "\(detail): target missed, as in the baseline")
                 }
-            } else if let before, before > target.limit {
+            } else if let before, before > limit {
                 add(.improvement, key, "\(detail): target now met (update the baseline)")
             }
         }
+    }
+
+    /// The instruction tolerance `key`'s record declares in this run (0 when its count repeats).
+    func ownInstructionTolerance(of key: RecordKey) -> Double {
+        current.benchmarks.first { $0.key == key }?.instructionTolerance ?? 0
     }
 
     /// Paired ratios: timed like everything else, so they gate only when time does. A ratio over

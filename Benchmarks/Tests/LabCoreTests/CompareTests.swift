@@ -154,6 +154,34 @@ struct CompareTests {
             compareResults(current: unpaired, baseline: file(reducer: 159.6), options: CompareOptions(timeAdvisory: true)).exitCode == .regression)
     }
 
+    @Test("a ratio target allows a count that follows the heap's history its own tolerance, and no more")
+    func instructionRatioTargetsWithOwnTolerance() {
+        func file(reducer: Double, rawTolerance: Double?) -> ResultsFile {
+            var file = Fixture.results(instructions: true).modifying("reducer.single") { $0.instructionsPerOp = reducer }
+            file = file.modifying("raw.dispatch") { $0.instructionTolerance = rawTolerance }
+            let time = Summary(min: 0.5, median: 0.6, p90: 0.7, max: 0.8)
+            file.ratios = [
+                RatioRecord(numerator: "reducer.single", denominator: "raw.dispatch", limit: 4, ratio: time, rounds: 41, iterations: [1, 1])
+            ]
+            return file
+        }
+        let options = CompareOptions(timeAdvisory: true)
+        // raw.dispatch counts 40: 161.6 is 4.04×, within a declared 3 % (4.12×), and a miss without it.
+        let within = compareResults(
+            current: file(reducer: 161.6, rawTolerance: 0.03), baseline: file(reducer: 159.6, rawTolerance: 0.03), options: options)
+        #expect(!within.findings(.regression).contains { $0.key == "reducer.single / raw.dispatch" })
+        let exact = compareResults(
+            current: file(reducer: 161.6, rawTolerance: nil), baseline: file(reducer: 159.6, rawTolerance: nil), options: options)
+        #expect(exact.findings(.regression).contains { $0.key == "reducer.single / raw.dispatch" })
+        // Past the allowance it is missed all the same: 165.2 is 4.13×.
+        let past = compareResults(
+            current: file(reducer: 165.2, rawTolerance: 0.03), baseline: file(reducer: 159.6, rawTolerance: 0.03), options: options)
+        #expect(
+            past.findings(.regression).contains {
+                $0.key == "reducer.single / raw.dispatch" && $0.message.contains("limit 4×, +3 % for a count that follows the heap's history")
+            })
+    }
+
     @Test("scaling uses min ns/op and a flat floor: a noisy baseline cannot make ×2 noise a regression")
     func scalingRobustToNoise() {
         // Baseline: the small size was disturbed (slow), so its growth reads 0.5.

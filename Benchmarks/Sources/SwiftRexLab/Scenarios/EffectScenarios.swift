@@ -26,11 +26,12 @@ enum EffectScenarios {
     /// refill more or less moved `effects.roundtrip.taskPerAction` by 4.4 % between two runs of
     /// one binary; over 1,024 the refills average out.
     static let serializedIterations = 1_024
-    /// The instruction tolerance of `effects.task.keyed.raw.dispatch`, a thousand main-actor
-    /// `Task`s created in a loop before any runs: jemalloc's slab work for that many live tasks
-    /// follows the heap's history, and one binary read it at 2,871 and 2,917 instructions per op
-    /// (1.6 %) with nothing changed but the size of the environment (the other scenarios that keep
-    /// many tasks alive moved 0.7 % at most, within the default ±2 %). See Results/README.md.
+    /// The instruction tolerance of the scenarios whose count follows the heap's history:
+    /// `effects.task.keyed.raw.dispatch`, a thousand main-actor `Task`s created in a loop before
+    /// any runs (one binary read it at 2,871 and 2,917 instructions per op, 1.6 %, with nothing
+    /// changed but the size of the environment), and `effects.roundtrip.taskPerAction`, a `Task`
+    /// per action (one binary read it from 5,440 to 5,547 in the quick suite, 2.0 %, run from two
+    /// checkouts). It is also the slack the ratio targets over them allow. See Results/README.md.
     static let liveTasksInstructionTolerance = 0.03
 
     /// `effects.roundtrip.*`, `effects.task.*`, `effects.channel.fanIn`, `effects.debounce.storm`.
@@ -101,7 +102,7 @@ enum EffectScenarios {
             },
             Scenario(
                 name: "effects.roundtrip.taskPerAction", minimumIterations: asyncStart,
-                instructions: .serialized(iterations: serializedIterations)
+                instructionTolerance: liveTasksInstructionTolerance, instructions: .serialized(iterations: serializedIterations)
             ) {
                 // The reference mechanism: the same store, each answer sent by its own Task.
                 let (store, arrivals) = reducerOnlyCountingStore()
