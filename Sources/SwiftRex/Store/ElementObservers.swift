@@ -111,23 +111,32 @@ extension ObserverList {
 
     /// The element observers a dispatch that wrote `regions` reaches, in subscription order:
     /// in each group the container's writes reach, the observers of the element `id` when all
-    /// the dispatch wrote is that element of the group's container (keyed `container`; `-1`:
-    /// no single element), else all of them.
+    /// the dispatch wrote is that element of the group's container (keyed `container`), else all
+    /// of them.
     @usableFromInline
-    static func elementObservers(of groups: [ElementObserverGroup], writing regions: UInt64, container: Int, id: AnyHashableSendable?) -> [Entry] {
+    static func elementObservers(of groups: [ElementObserverGroup], writing regions: UInt64, container: Int, id: AnyHashableSendable) -> [Entry] {
         var reached: [Entry] = []
         var lists = 0
         for index in groups.indices where groups[index].interest & regions != 0 {
-            let list: [Entry]
             if container == groups[index].container {
-                guard let id, let observers = groups[index].byID[id] else { continue }
-                list = observers
+                guard let observers = groups[index].byID[id] else { continue }
+                reached.append(observers, lists: &lists)
             } else {
-                list = groups[index].entries
+                reached.append(groups[index].entries, lists: &lists)
             }
-            // One list is handed on as it is; lists of two groups interleave in subscription order.
-            if lists == 0 { reached = list } else { reached += list }
-            lists += 1
+        }
+        if lists > 1 { reached.sort { $0.id < $1.id } }
+        return reached
+    }
+
+    /// The element observers a dispatch that wrote `regions` and no single element reaches, in
+    /// subscription order: every observer of each group the container's writes reach.
+    @usableFromInline
+    static func elementObservers(of groups: [ElementObserverGroup], writing regions: UInt64) -> [Entry] {
+        var reached: [Entry] = []
+        var lists = 0
+        for index in groups.indices where groups[index].interest & regions != 0 {
+            reached.append(groups[index].entries, lists: &lists)
         }
         if lists > 1 { reached.sort { $0.id < $1.id } }
         return reached
@@ -141,5 +150,14 @@ extension ObserverList {
         for group in groups { all += group.entries }
         if groups.count > 1 { all.sort { $0.id < $1.id } }
         return all
+    }
+}
+
+extension [ObserverList.Entry] {
+    /// Adds one group's observers to those reached so far (`lists` of them): the first list is
+    /// taken as it is; lists of two groups are sorted into subscription order by the caller.
+    fileprivate mutating func append(_ list: [ObserverList.Entry], lists: inout Int) {
+        if lists == 0 { self = list } else { self += list }
+        lists += 1
     }
 }

@@ -39,20 +39,19 @@ extension Store {
     @inlinable
     @inline(never)
     internal func notifyDidChange(writing regions: UInt64, elementsOf scope: MutationScope, action: Action) {
-        var container = -1
-        var id: AnyHashableSendable?
         // A loop, not `first(where:)`: a closure handed to the standard library here inherits
         // the main actor and checks the executor at run time.
         if let token = scope.addressedToken {
             for route in elementRoutes where route.token == token {
-                container = route.container
-                id = route.id(action)
-                break
+                // The id is bound, not kept in an optional: copying an optional key goes through
+                // its type's value witnesses.
+                guard let id = route.id(action) else { break }
+                let elements = ObserverList.elementObservers(of: observers.groups, writing: regions, container: route.container, id: id)
+                notify(willChange: false, regions: regions, elements: elements)
+                return
             }
         }
-        notify(
-            willChange: false, regions: regions,
-            elements: ObserverList.elementObservers(of: observers.groups, writing: regions, container: container, id: id))
+        notify(willChange: false, regions: regions, elements: ObserverList.elementObservers(of: observers.groups, writing: regions))
     }
 
     /// Calls every observer's `willChange`, or the `didChange` of those interested in `regions`, in
