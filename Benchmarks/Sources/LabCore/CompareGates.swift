@@ -323,7 +323,7 @@ private struct Comparison {
 
     /// The instruction tolerance `key`'s record declares in this run (0 when its count repeats).
     func ownInstructionTolerance(of key: RecordKey) -> Double {
-        current.benchmarks.first { $0.key == key }?.instructionTolerance ?? 0
+        current.record(key.name, size: key.size)?.instructionTolerance ?? 0
     }
 
     /// Paired ratios: timed like everything else, so they gate only when time does. A ratio over
