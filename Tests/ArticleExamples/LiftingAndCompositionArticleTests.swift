@@ -60,9 +60,9 @@ private let session = AppBehavior.reduce { action, state in if case .signOut = a
         let feature = counter
         let prism = AppAction.prism.counter
         let scope: AppBehavior = feature.lift(.action(prism).state(\.slice).environment(\.env))   // a scope
-        let labelled: AppBehavior = feature.lift(action: prism, state: \.slice, environment: \.env)  // labelled arguments
-        let passing: Behavior<AppAction, AppState, Int> = feature.lift(action: prism, state: \.slice)                      // the environment passes through
+        let passing: Behavior<AppAction, AppState, Int> = feature.lift(.action(prism).state(\.slice))                      // the environment passes through
         let axes: Behavior<AppAction, AppState, Int> = feature.liftAction(prism).liftState(\.slice)                     // one axis at a time
+        let labelled = feature.lift(action: \AppAction.counter, state: \AppState.slice, environment: \AppEnvironment.env)  // labelled
         for lifted in [scope, labelled, passing.liftEnvironment(\AppEnvironment.env), axes.liftEnvironment(\AppEnvironment.env)] {
             var state = AppState()
             _ = lifted.step(.counter(.increment), state: &state, environment: AppEnvironment())

@@ -61,15 +61,15 @@ import Testing
     static let rowsByID: Behavior<Action, State, Void> = bump.liftCollection(.action(row).state(\State.rows))
     static let otherRowsByID: Behavior<Action, State, Void> = bump.liftCollection(.action(other).state(\State.rows))
     static let entries: Behavior<Action, State, Void> = bump.liftCollection(.action(entry).state(dictionary: \State.table))
-    static let innerLifted: Behavior<Action, State, Void> = innerRows.lift(action: inner, state: \State.inner)
+    static let innerLifted: Behavior<Action, State, Void> = innerRows.lift(.action(inner).state(\State.inner))
     static let sections: Behavior<Action, State, Void> = sectionRows.liftCollection(.action(section).state(\State.sections))
     static let optionalRows: Behavior<Action, State, Void> = innerRows.liftOptional(\State.optionalRows).lift(.action(optional))
     static let append = prism({ if case .append(let value) = $0 { value } else { nil } }, Action.append)
     static let retitle = prism({ if case .retitle(let value) = $0 { value } else { nil } }, Action.retitle)
     static let appending: Behavior<Action, State, Void> = Behavior<Int, [Row], Void>.reduce { id, rows in rows.append(Row(id: id)) }
-        .lift(action: append, state: \State.rows)
+        .lift(.action(append).state(\State.rows))
     static let retitling: Behavior<Action, State, Void> = Behavior<String, String, Void>.reduce { title, current in current = title }
-        .lift(action: retitle, state: \State.title)
+        .lift(.action(retitle).state(\State.title))
 
     /// Rows by id (twice, through two action cases), a dictionary, rows inside a key-path lift,
     /// rows inside sections, rows inside an optional, a unit that adds a row and one that retitles.

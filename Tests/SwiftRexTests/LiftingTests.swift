@@ -145,14 +145,28 @@ func collectingDiagnostics(_ body: () throws -> Void) rethrows -> [StoreDiagnost
 
     @Test func theLiftSpellingsAgree() {
         var viaScope = App.AppState()
-        var viaLabels = App.AppState()
         var viaLens = App.AppState()
         App.counter.lift(.action(App.counterPrism).state(\App.AppState.counter)).apply(.counter(.increment), to: &viaScope)
-        App.counter.lift(action: App.counterPrism, state: \App.AppState.counter).apply(.counter(.increment), to: &viaLabels)
+        App.counter.lift(.action(App.counterPrism).state(Lens(\App.AppState.counter))).apply(.counter(.increment), to: &viaLens)
+        #expect(viaScope.counter == 1)
+        #expect(viaLens == viaScope)
+    }
+
+    @available(*, deprecated, message: "exercises the deprecated labelled lifts")
+    @Test func theDeprecatedLabelledLiftsWithAPrismStillLiftAsTheScopeDoes() {
+        var viaScope = App.AppState()
+        var viaKeyPath = App.AppState()
+        var viaLens = App.AppState()
+        App.counter.lift(.action(App.counterPrism).state(\App.AppState.counter)).apply(.counter(.increment), to: &viaScope)
+        App.counter.lift(action: App.counterPrism, state: \App.AppState.counter).apply(.counter(.increment), to: &viaKeyPath)
         App.counter.lift(action: App.counterPrism, state: Lens(\App.AppState.counter)).apply(.counter(.increment), to: &viaLens)
         #expect(viaScope.counter == 1)
-        #expect(viaLabels == viaScope)
+        #expect(viaKeyPath == viaScope)
         #expect(viaLens == viaScope)
+        let behavior = App.counter.asBehavior().lift(action: App.counterPrism, state: \App.AppState.counter)
+        var viaBehavior = App.AppState()
+        _ = behavior.step(.counter(.increment), state: &viaBehavior, environment: ())
+        #expect(viaBehavior == viaScope)
     }
 
     @Test func anAffineLiftSkipsWhileTheFocusIsAbsent() {

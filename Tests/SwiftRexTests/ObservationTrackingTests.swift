@@ -48,7 +48,7 @@ import Testing
         case .ignored: break
         }
     }
-    .lift(action: Prism<Action, Action>(preview: { if case .ignored = $0 { nil } else { $0 } }, review: { $0 }), state: \State.self)
+    .lift(.action(Prism<Action, Action>(preview: { if case .ignored = $0 { nil } else { $0 } }, review: { $0 })).state(\State.self))
 
     static func makeStore() -> Store<Action, State, Void> {
         Store(initial: State(), behavior: behavior)

@@ -67,38 +67,38 @@ extension SliceObserverDifferentialTests {
     static let keyPathFeatures: [Feature] = [
         Feature(
             behavior: Behavior<String, String, Void>.reduce { name, current in current = name }
-                .lift(action: prism(0, { if case .name(let name) = $0 { name } else { nil } }, Action.name), state: \State.profile.name),
+                .lift(.action(prism(0, { if case .name(let name) = $0 { name } else { nil } }, Action.name)).state(\State.profile.name)),
             writes: on(0, writes: ["profile", "name"]), action: { .name(names[$0.next(2)]) }),
         Feature(
             behavior: Behavior<Int, Profile, Void>.reduce { age, profile in profile.age = age }
-                .lift(action: prism(1, { if case .age(let age) = $0 { age } else { nil } }, Action.age), state: \State.profile),
+                .lift(.action(prism(1, { if case .age(let age) = $0 { age } else { nil } }, Action.age)).state(\State.profile)),
             writes: on(1, writes: ["profile"]), action: { .age($0.next(2)) }),
         Feature(
             behavior: Behavior<Int, Int, Void>.reduce { count, unread in unread = count }
-                .lift(action: prism(2, { if case .unread(let count) = $0 { count } else { nil } }, Action.unread), state: \State.inbox.unread),
+                .lift(.action(prism(2, { if case .unread(let count) = $0 { count } else { nil } }, Action.unread)).state(\State.inbox.unread)),
             writes: on(2, writes: ["inbox", "unread"]), action: { .unread($0.next(2)) }),
         Feature(
             behavior: Behavior<Bool, Flags, Void>.reduce { pinned, flags in flags.pinned = pinned }
-                .lift(action: Prism<Bool, Bool>(preview: { $0 }, review: { $0 }), state: \Inbox.flags)
-                .lift(action: prism(3, { if case .pin(let pinned) = $0 { pinned } else { nil } }, Action.pin), state: \State.inbox),
+                .lift(.action(Prism<Bool, Bool>(preview: { $0 }, review: { $0 })).state(\Inbox.flags))
+                .lift(.action(prism(3, { if case .pin(let pinned) = $0 { pinned } else { nil } }, Action.pin)).state(\State.inbox)),
             writes: on(3, writes: ["inbox", "flags"]), action: { .pin($0.next(2) == 1) }),
         Feature(
             behavior: Behavior<Int, Int, Void>.reduce { step, counter in counter += step }
-                .lift(action: prism(4, { if case .bump(let step) = $0 { step } else { nil } }, Action.bump), state: \State.counter),
+                .lift(.action(prism(4, { if case .bump(let step) = $0 { step } else { nil } }, Action.bump)).state(\State.counter)),
             writes: on(4, writes: ["counter"]), action: { .bump($0.next(2)) }),
         Feature(
             behavior: Behavior<String, [String], Void>.reduce { tag, tags in if tags.count < 3 { tags.append(tag) } }
-                .lift(action: prism(5, { if case .tag(let tag) = $0 { tag } else { nil } }, Action.tag), state: \State.tags),
+                .lift(.action(prism(5, { if case .tag(let tag) = $0 { tag } else { nil } }, Action.tag)).state(\State.tags)),
             writes: on(5, writes: ["tags"]), action: { .tag(names[$0.next(2)]) }),
         Feature(
             behavior: Behavior<String?, String?, Void>.reduce { note, current in current = note }
-                .lift(action: prism(6, { if case .note(let note) = $0 { note } else { nil } }, Action.note), state: \State.note),
+                .lift(.action(prism(6, { if case .note(let note) = $0 { note } else { nil } }, Action.note)).state(\State.note)),
             writes: on(6, writes: ["note"]), action: { $0.next(2) == 0 ? .note(nil) : .note("n") }),
         Feature(
             behavior: Behavior<Int, Int, Void>.reduce { count, unread in unread = count }
                 .lift(
-                    action: prism(23, { if case .unreadByLens(let count) = $0 { count } else { nil } }, Action.unreadByLens),
-                    state: Lens(get: { $0.inbox.unread }, set: { $0.inbox.unread = $1 })),
+                    .action(prism(23, { if case .unreadByLens(let count) = $0 { count } else { nil } }, Action.unreadByLens))
+                        .state(Lens(get: { $0.inbox.unread }, set: { $0.inbox.unread = $1 }))),
             writes: on(23, writes: []), action: { .unreadByLens($0.next(2)) }),
     ]
 
@@ -108,7 +108,7 @@ extension SliceObserverDifferentialTests {
     static let optionalFeatures: [Feature] = [
         Feature(
             behavior: Behavior<Bool, Child?, Void>.reduce { present, child in child = present ? (child ?? Child()) : nil }
-                .lift(action: prism(8, { if case .child(let present) = $0 { present } else { nil } }, Action.child), state: \State.child),
+                .lift(.action(prism(8, { if case .child(let present) = $0 { present } else { nil } }, Action.child)).state(\State.child)),
             writes: on(8, writes: ["child"]), action: { .child($0.next(3) != 0) }),
         Feature(
             behavior: Behavior<String, Child, Void>.reduce { name, child in child.name = name }
@@ -140,7 +140,7 @@ extension SliceObserverDifferentialTests {
             behavior: Behavior<Int, [Row], Void>.reduce { id, rows in
                 if let index = rows.firstIndex(where: { $0.id == id }) { rows.remove(at: index) } else { rows.append(Row(id: id)) }
             }
-            .lift(action: prism(12, { if case .toggleRow(let id) = $0 { id } else { nil } }, Action.toggleRow), state: \State.rows),
+            .lift(.action(prism(12, { if case .toggleRow(let id) = $0 { id } else { nil } }, Action.toggleRow)).state(\State.rows)),
             writes: on(12, writes: ["rows"]), action: { .toggleRow($0.next(3)) }),
         Feature(
             behavior: Behavior<Int, Cell, Void>.reduce { ticks, cell in cell.ticks += ticks }
@@ -152,7 +152,7 @@ extension SliceObserverDifferentialTests {
             writes: on(13, when: { !$1.cells.isEmpty }, writes: ["cells"]), action: { .tickAll(1 + $0.next(2)) }),
         Feature(
             behavior: Behavior<Bool, [Cell], Void>.reduce { full, cells in cells = full ? Cell.all : [] }
-                .lift(action: prism(15, { if case .cells(let full) = $0 { full } else { nil } }, Action.cells), state: \State.cells),
+                .lift(.action(prism(15, { if case .cells(let full) = $0 { full } else { nil } }, Action.cells)).state(\State.cells)),
             writes: on(15, writes: ["cells"]), action: { .cells($0.next(2) == 0) }),
     ]
 
@@ -187,7 +187,7 @@ extension SliceObserverDifferentialTests {
             writes: on(18, writes: ["inbox", "flags"]), action: { .mute($0.next(2) == 0) }),
         Feature(
             behavior: Behavior<String, Profile, Void>.reduce { title, profile in profile.name = title }
-                .lift(action: prism(19, { if case .retitle(let title) = $0 { title } else { nil } }, Action.retitle), state: \State.profile)
+                .lift(.action(prism(19, { if case .retitle(let title) = $0 { title } else { nil } }, Action.retitle)).state(\State.profile))
                 .confined(to: \State.profile.name, \State.level),
             writes: on(19, writes: ["profile", "name"]), action: { .retitle(names[$0.next(2)]) }),
         Feature(

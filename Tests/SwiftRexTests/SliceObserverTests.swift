@@ -45,10 +45,10 @@ import Testing
 
     /// Each feature lifted through a key path: every unit's writes are located.
     static let lifted = Behavior<Action, State, Void>.combine(
-        Behavior<Void, Counter, Void>.reduce { _, counter in counter.count += 1 }.lift(action: increment, state: \State.counter),
-        Behavior<String, Search, Void>.reduce { text, search in search.query = text }.lift(action: query, state: \State.search),
-        Behavior<Void, Int, Void>.reduce { _, pages in pages += 1 }.lift(action: nextPage, state: \State.search.pages),
-        Behavior<String, String, Void>.reduce { title, current in current = title }.lift(action: retitle, state: \State.title)
+        Behavior<Void, Counter, Void>.reduce { _, counter in counter.count += 1 }.lift(.action(increment).state(\State.counter)),
+        Behavior<String, Search, Void>.reduce { text, search in search.query = text }.lift(.action(query).state(\State.search)),
+        Behavior<Void, Int, Void>.reduce { _, pages in pages += 1 }.lift(.action(nextPage).state(\State.search.pages)),
+        Behavior<String, String, Void>.reduce { title, current in current = title }.lift(.action(retitle).state(\State.title))
     )
 
     static func makeStore(_ behavior: Behavior<Action, State, Void> = lifted) -> Store<Action, State, Void> {
@@ -223,9 +223,9 @@ import Testing
 
     static let behavior = Behavior<Action, State, Void>.combine(
         Behavior<Void, Counted, Void>.reduce { _, counted in counted.value += 1 }
-            .lift(action: Prism<Action, Void>(preview: { if case .bump = $0 { () } else { nil } }, review: { .bump }), state: \State.counted),
+            .lift(.action(Prism<Action, Void>(preview: { if case .bump = $0 { () } else { nil } }, review: { .bump })).state(\State.counted)),
         Behavior<Void, Int, Void>.reduce { _, other in other += 1 }
-            .lift(action: Prism<Action, Void>(preview: { if case .other = $0 { () } else { nil } }, review: { .other }), state: \State.other)
+            .lift(.action(Prism<Action, Void>(preview: { if case .other = $0 { () } else { nil } }, review: { .other })).state(\State.other))
     )
 
     @Test func aTrackedReadIsNotComparedAfterAnActionThatWritesElsewhere() {

@@ -38,13 +38,13 @@ import Testing
     // MARK: The rule
 
     @Test func aLiftedReducerWhosePrismMissesIsUnchanged() {
-        let app = Self.counter.lift(action: Self.counterPrism, state: \AppState.count)
+        let app = Self.counter.lift(.action(Self.counterPrism).state(\AppState.count))
         #expect(Self.notifications(app, [.other, .other]) == 0)
     }
 
     @Test func aLiftedReducerThatRunsButChangesNothingStillNotifies() {
         // The Store never compares states: an applying unit is a mutation.
-        let app = Self.counter.lift(action: Self.counterPrism, state: \AppState.count)
+        let app = Self.counter.lift(.action(Self.counterPrism).state(\AppState.count))
         #expect(Self.notifications(app, [.counter(.touch), .counter(.touch)]) == 2)
     }
 
@@ -75,7 +75,7 @@ import Testing
     // MARK: Skipping equal values
 
     @Test func observingChangesOfAValueSkipsMutationsThatLeaveItEqual() {
-        let app = Self.counter.lift(action: Self.counterPrism, state: \AppState.count)
+        let app = Self.counter.lift(.action(Self.counterPrism).state(\AppState.count))
         let store = Store(initial: AppState(), behavior: app)
         var plain = 0
         var seen: [Int] = []
@@ -102,7 +102,7 @@ import Testing
     }
 
     @Test func observingDistinctStatesSkipsEqualStates() {
-        let app = Self.counter.lift(action: Self.counterPrism, state: \AppState.count)
+        let app = Self.counter.lift(.action(Self.counterPrism).state(\AppState.count))
         let store = Store(initial: AppState(), behavior: app)
         var states: [Int] = []
         let token = store.observeDistinctStates { states.append($0.count) }
@@ -114,7 +114,7 @@ import Testing
     }
 
     @Test func cancellingTheTokenEndsTheObservationAtOnce() {
-        let app = Self.counter.lift(action: Self.counterPrism, state: \AppState.count)
+        let app = Self.counter.lift(.action(Self.counterPrism).state(\AppState.count))
         let store = Store(initial: AppState(), behavior: app)
         var seen: [Int] = []
         let token = store.observe(changesOf: \.count) { seen.append($0) }
@@ -125,7 +125,7 @@ import Testing
     }
 
     @Test func theObserverWorksOnProjectionsAndBuffersToo() {
-        let app = Self.counter.lift(action: Self.counterPrism, state: \AppState.count)
+        let app = Self.counter.lift(.action(Self.counterPrism).state(\AppState.count))
         let store = Store(initial: AppState(), behavior: app)
         let projection = store.projection(action: AppAction.counter, state: \.count)
         var seen: [Int] = []

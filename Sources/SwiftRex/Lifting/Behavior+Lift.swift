@@ -69,6 +69,7 @@ extension Behavior {
     }
 
     /// Lifts action and state (the environment passes through).
+    @available(*, deprecated, message: "Use the scope: lift(.action(prism).state(…).environment(…)).")
     @inlinable
     public func lift<GlobalAction: Sendable, GlobalState: Sendable>(
         action: Prism<GlobalAction, Action>, state: WritableKeyPath<GlobalState, State>
@@ -77,6 +78,7 @@ extension Behavior {
     }
 
     /// Lifts action and state through a lens (the environment passes through).
+    @available(*, deprecated, message: "Use the scope: lift(.action(prism).state(…).environment(…)).")
     @inlinable
     public func lift<GlobalAction: Sendable, GlobalState: Sendable>(
         action: Prism<GlobalAction, Action>, state: Lens<GlobalState, State>
@@ -85,6 +87,7 @@ extension Behavior {
     }
 
     /// Lifts all three axes.
+    @available(*, deprecated, message: "Use the scope: lift(.action(prism).state(…).environment(…)).")
     @inlinable
     public func lift<GlobalAction: Sendable, GlobalState: Sendable, GlobalEnvironment: Sendable>(
         action: Prism<GlobalAction, Action>,
@@ -95,6 +98,7 @@ extension Behavior {
     }
 
     /// Lifts all three axes, the environment through a projection closure.
+    @available(*, deprecated, message: "Use the scope: lift(.action(prism).state(…).environment(…)).")
     @inlinable
     public func lift<GlobalAction: Sendable, GlobalState: Sendable, GlobalEnvironment: Sendable>(
         action: Prism<GlobalAction, Action>,

@@ -75,6 +75,7 @@ extension Middleware {
     }
 
     /// Lifts action and state (the environment passes through).
+    @available(*, deprecated, message: "Use the scope: lift(.action(prism).state(…).environment(…)).")
     @inlinable
     public func lift<GlobalAction: Sendable, GlobalState: Sendable>(
         action: Prism<GlobalAction, Action>, state: WritableKeyPath<GlobalState, State>
@@ -83,6 +84,7 @@ extension Middleware {
     }
 
     /// Lifts action and state through a lens (the environment passes through).
+    @available(*, deprecated, message: "Use the scope: lift(.action(prism).state(…).environment(…)).")
     @inlinable
     public func lift<GlobalAction: Sendable, GlobalState: Sendable>(
         action: Prism<GlobalAction, Action>, state: Lens<GlobalState, State>
@@ -91,6 +93,7 @@ extension Middleware {
     }
 
     /// Lifts all three axes.
+    @available(*, deprecated, message: "Use the scope: lift(.action(prism).state(…).environment(…)).")
     @inlinable
     public func lift<GlobalAction: Sendable, GlobalState: Sendable, GlobalEnvironment: Sendable>(
         action: Prism<GlobalAction, Action>,
@@ -101,6 +104,7 @@ extension Middleware {
     }
 
     /// Lifts all three axes, the environment through a projection closure.
+    @available(*, deprecated, message: "Use the scope: lift(.action(prism).state(…).environment(…)).")
     @inlinable
     public func lift<GlobalAction: Sendable, GlobalState: Sendable, GlobalEnvironment: Sendable>(
         action: Prism<GlobalAction, Action>,
