@@ -1,3 +1,6 @@
+// One of the library's unsafe files: the reducer loop's two calls, at the end, reach a step without
+// reference counting.
+
 /// What a Store's reducer-only path needs of one reducer unit: its decide-and-mutate closure, its
 /// mutation scope and its supervision mask.
 ///
@@ -76,8 +79,9 @@ internal final class ReducerStep<Action, State>: Sendable {
     }
 }
 
-// Each step is reached without reference counting (`UnretainedReference`): `index < count`, and
-// the list owns the step.
+// Each call is written in the closure handed to the standard library: through a generic helper,
+// the specialised loop stored the action afresh for every step. Unsafe as `UnretainedSteps` is
+// (Foundation/UnretainedReference.swift): `index < count`, and the list owns the step.
 extension UnretainedSteps {
     /// Asks the reducer step at `index`, not retained, to decide and mutate `state`, and merges it
     /// into `change` when it applied.
@@ -86,7 +90,7 @@ extension UnretainedSteps {
     func ask<Action, State>(
         _ index: Int, _ action: Action, _ state: inout State, change: inout PhaseChange, willWrite: () -> Void
     ) where Step == ReducerStep<Action, State> {
-        references[index].withObject { step in
+        references[index].reference._withUnsafeGuaranteedRef { step in
             if step.reduce(action, &state, willWrite) { change.merge(scope: step.scope, mask: step.mask) }
         }
     }
@@ -95,6 +99,6 @@ extension UnretainedSteps {
     @inlinable
     @inline(__always)
     func run<Action, State>(_ index: Int, _ action: Action, _ state: inout State) where Step == ReducerStep<Action, State> {
-        references[index].withObject { $0.run(action, &state) }
+        references[index].reference._withUnsafeGuaranteedRef { $0.run(action, &state) }
     }
 }
