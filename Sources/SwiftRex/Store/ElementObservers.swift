@@ -112,9 +112,10 @@ extension ObserverList {
     /// The element observers a dispatch that wrote `regions` reaches, in subscription order:
     /// in each group the container's writes reach, the observers of the element `id` when all
     /// the dispatch wrote is that element of the group's container (keyed `container`), else all
-    /// of them.
+    /// of them. `groups` is only read: lent `inout` so that the Store's list is read in place.
     @usableFromInline
-    static func elementObservers(of groups: [ElementObserverGroup], writing regions: UInt64, container: Int, id: AnyHashableSendable) -> [Entry] {
+    static func elementObservers(of groups: inout [ElementObserverGroup], writing regions: UInt64, container: Int, id: AnyHashableSendable) -> [Entry]
+    {
         var reached: [Entry] = []
         var lists = 0
         for index in groups.indices where groups[index].interest & regions != 0 {
@@ -130,9 +131,10 @@ extension ObserverList {
     }
 
     /// The element observers a dispatch that wrote `regions` and no single element reaches, in
-    /// subscription order: every observer of each group the container's writes reach.
+    /// subscription order: every observer of each group the container's writes reach. `groups` is
+    /// only read, lent `inout` as above.
     @usableFromInline
-    static func elementObservers(of groups: [ElementObserverGroup], writing regions: UInt64) -> [Entry] {
+    static func elementObservers(of groups: inout [ElementObserverGroup], writing regions: UInt64) -> [Entry] {
         var reached: [Entry] = []
         var lists = 0
         for index in groups.indices where groups[index].interest & regions != 0 {

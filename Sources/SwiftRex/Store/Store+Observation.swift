@@ -41,17 +41,20 @@ extension Store {
     internal func notifyDidChange(writing regions: UInt64, elementsOf scope: MutationScope, action: Action) {
         // A loop, not `first(where:)`: a closure handed to the standard library here inherits
         // the main actor and checks the executor at run time.
+        // The routes are read in place and the groups lent in place (`inout`): a copy of either
+        // retains it for the call.
         if let token = scope.addressedToken {
-            for route in elementRoutes where route.token == token {
+            for index in elementRoutes.indices where elementRoutes[index].token == token {
                 // The id is bound, not kept in an optional: copying an optional key goes through
                 // its type's value witnesses.
-                guard let id = route.id(action) else { break }
-                let elements = ObserverList.elementObservers(of: observers.groups, writing: regions, container: route.container, id: id)
+                guard let id = elementRoutes[index].id(action) else { break }
+                let elements = ObserverList.elementObservers(
+                    of: &observers.groups, writing: regions, container: elementRoutes[index].container, id: id)
                 notify(willChange: false, regions: regions, elements: elements)
                 return
             }
         }
-        notify(willChange: false, regions: regions, elements: ObserverList.elementObservers(of: observers.groups, writing: regions))
+        notify(willChange: false, regions: regions, elements: ObserverList.elementObservers(of: &observers.groups, writing: regions))
     }
 
     /// Calls every observer's `willChange`, or the `didChange` of those interested in `regions`, in
