@@ -40,7 +40,7 @@ extension Reducer {
     }
 
     /// Lifts action and state through a prism and a writable key path.
-    @available(*, deprecated, message: "Use the scope: lift(.action(prism).state(…).environment(…)).")
+    @available(*, deprecated, message: "Use the scope: lift(.action(prism).state(…)).")
     @inlinable
     public func lift<GlobalAction: Sendable, GlobalState: Sendable>(
         action: Prism<GlobalAction, ActionType>, state: WritableKeyPath<GlobalState, StateType>
@@ -49,7 +49,7 @@ extension Reducer {
     }
 
     /// Lifts action and state through a prism and a lens.
-    @available(*, deprecated, message: "Use the scope: lift(.action(prism).state(…).environment(…)).")
+    @available(*, deprecated, message: "Use the scope: lift(.action(prism).state(…)).")
     @inlinable
     public func lift<GlobalAction: Sendable, GlobalState: Sendable>(
         action: Prism<GlobalAction, ActionType>, state: Lens<GlobalState, StateType>
@@ -58,7 +58,7 @@ extension Reducer {
     }
 
     /// Lifts action and state through a prism and an affine traversal (skipped while absent).
-    @available(*, deprecated, message: "Use the scope: lift(.action(prism).state(…).environment(…)).")
+    @available(*, deprecated, message: "Use the scope: lift(.action(prism).state(…)).")
     @inlinable
     public func lift<GlobalAction: Sendable, GlobalState: Sendable>(
         action: Prism<GlobalAction, ActionType>, state: AffineTraversal<GlobalState, StateType>
