@@ -26,8 +26,7 @@ extension ElementLift {
                         if reportsMissing { lift.reportMissing(id, source: context.source) }
                         return nil
                     }
-                    guard let reader = produce(local, localContext) else { return nil }
-                    return lift.liftProducer(reader, id: id)
+                    return lift.liftProducer(produce(local, localContext), id: id)
                 }, footprint: footprint)
 
         case .reaction(let react, _, _):
@@ -42,9 +41,8 @@ extension ElementLift {
                         return .doNothing
                     }
                     let reaction = react(local, localContext)
-                    var producer: Producer<GA, GS, GE>?
-                    if let reader = reaction.producer { producer = lift.liftProducer(reader, id: id) }
-                    return Reaction(mutation: lift.liftMutation(reaction.mutation, id: id), produce: producer)
+                    return Reaction(
+                        mutation: lift.liftMutation(reaction.mutation, id: id), produce: lift.liftProducer(reaction.producer, id: id))
                 }, scope: .addressed(token), footprint: footprint)
 
         case .supervision(let unit):

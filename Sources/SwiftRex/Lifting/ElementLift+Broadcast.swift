@@ -76,9 +76,7 @@ extension ElementLift {
                     duplicates.append(id)
                     return
                 }
-                if let reader = produce(local, elementContext) {
-                    readers.append(lift.liftProducer(reader, id: id))
-                }
+                if let reader = lift.liftProducer(produce(local, elementContext), id: id) { readers.append(reader) }
             }
             guard walked else { return nil }
             return readers.isEmpty ? nil : .mconcat(readers)
@@ -119,7 +117,7 @@ extension ElementLift {
                         bodies.append((id, endo))
                     }
                 }
-                if let producer = reaction.producer { readers.append(lift.liftProducer(producer, id: id)) }
+                if let producer = lift.liftProducer(reaction.producer, id: id) { readers.append(producer) }
             }
             if !bodies.isEmpty { sizeHint.record(bodies.count) }
             let mutation: ReducerOutcome<GS> = mutates ? .mutation(lift.applying(bodies)) : .unchanged

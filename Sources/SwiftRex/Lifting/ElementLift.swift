@@ -106,8 +106,10 @@ internal struct ElementLift<LA: Sendable, LS: Sendable, LE: Sendable, GA: Sendab
     }
 
     /// The effect of one element: its context narrowed to the element, its actions addressed back
-    /// to it, its ids stamped with the element and the lift site.
-    @inlinable func liftProducer(_ reader: Producer<LA, LS, LE>, id: ID) -> Producer<GA, GS, GE> {
+    /// to it, its ids stamped with the element and the lift site; `nil` for no producer or for the
+    /// identity, which produces nothing.
+    @inlinable func liftProducer(_ reader: Producer<LA, LS, LE>?, id: ID) -> Producer<GA, GS, GE>? {
+        guard let reader, !reader.isIdentity else { return nil }
         let element = self.element
         let narrow = self.narrow
         let embed = self.embed

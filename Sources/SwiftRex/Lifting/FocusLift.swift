@@ -99,8 +99,10 @@ internal struct FocusLift<LA: Sendable, LS: Sendable, LE: Sendable, GA: Sendable
         units.map(lift)
     }
 
-    /// Lifts a post-mutation context and the effect it yields.
-    @inlinable func liftProducer(_ reader: Producer<LA, LS, LE>) -> Producer<GA, GS, GE> {
+    /// Lifts a post-mutation context and the effect it yields; `nil` for no producer or for the
+    /// identity, which produces nothing (the Store then has no producer to run).
+    @inlinable func liftProducer(_ reader: Producer<LA, LS, LE>?) -> Producer<GA, GS, GE>? {
+        guard let reader, !reader.isIdentity else { return nil }
         let preview = self.preview
         let narrow = self.narrow
         let embed = self.embed
@@ -128,7 +130,7 @@ internal struct FocusLift<LA: Sendable, LS: Sendable, LE: Sendable, GA: Sendable
                     guard let local = extract(action) else { return nil }
                     let localContext = context.focused(inspectFocus)
                     if isStrict, !localContext.hasState { return nil }
-                    return produce(local, localContext).map(liftProducer)
+                    return liftProducer(produce(local, localContext))
                 }, footprint: footprint)
 
         case .reaction(let react, let scope, _):
@@ -148,7 +150,7 @@ internal struct FocusLift<LA: Sendable, LS: Sendable, LE: Sendable, GA: Sendable
                             return EndoMut { state in _ = tryModify(&state) { body(&$0) } }
                         }
                         : .unchanged
-                    return Reaction(mutation: mutation, produce: reaction.producer.map(liftProducer))
+                    return Reaction(mutation: mutation, produce: liftProducer(reaction.producer))
                 }, scope: scope, footprint: footprint)
 
         case .supervision(let unit):
