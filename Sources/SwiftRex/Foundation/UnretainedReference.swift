@@ -108,3 +108,40 @@ internal struct UnretainedSteps<Step: AnyObject> {
         references[index].reference._withUnsafeGuaranteedRef(body)
     }
 }
+
+/// A step a loop asks and runs through ``UnretainedSteps``, without retaining it: the Store's
+/// reducer steps.
+@usableFromInline
+internal protocol UnretainedLoopStep: AnyObject {
+    /// What the step is asked with (an action).
+    associatedtype Input
+    /// What the step mutates (a state).
+    associatedtype Target
+    /// What the loop accumulates from the steps that applied.
+    associatedtype Change
+
+    /// Decides whether the step applies to `input`, mutates `target` if so (calling `willWrite`
+    /// first), and merges into `change`.
+    func ask(_ input: Input, _ target: inout Target, change: inout Change, willWrite: () -> Void)
+    /// Mutates `target` for `input`, for a loop whose steps all apply.
+    func runAlways(_ input: Input, _ target: inout Target)
+}
+
+// Each call is written in the closure handed to the standard library: through a generic helper
+// taking a closure, the specialised loop stored the input afresh for every step. Unsafe as
+// `UnretainedSteps` is: `index < count`, and the list owns the step.
+extension UnretainedSteps where Step: UnretainedLoopStep {
+    /// Asks the step at `index`, not retained (see ``UnretainedLoopStep/ask(_:_:change:willWrite:)``).
+    @inlinable
+    @inline(__always)
+    func ask(_ index: Int, _ input: Step.Input, _ target: inout Step.Target, change: inout Step.Change, willWrite: () -> Void) {
+        references[index].reference._withUnsafeGuaranteedRef { $0.ask(input, &target, change: &change, willWrite: willWrite) }
+    }
+
+    /// Runs the step at `index`, not retained (a step that always applies).
+    @inlinable
+    @inline(__always)
+    func run(_ index: Int, _ input: Step.Input, _ target: inout Step.Target) {
+        references[index].reference._withUnsafeGuaranteedRef { $0.runAlways(input, &target) }
+    }
+}

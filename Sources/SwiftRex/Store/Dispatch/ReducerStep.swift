@@ -1,6 +1,3 @@
-// One of the library's unsafe files: the reducer loop's two calls, at the end, reach a step without
-// reference counting.
-
 /// What a Store's reducer-only path needs of one reducer unit: its decide-and-mutate closure, its
 /// mutation scope and its supervision mask.
 ///
@@ -79,26 +76,18 @@ internal final class ReducerStep<Action, State>: Sendable {
     }
 }
 
-// Each call is written in the closure handed to the standard library: through a generic helper,
-// the specialised loop stored the action afresh for every step. Unsafe as `UnretainedSteps` is
-// (Foundation/UnretainedReference.swift): `index < count`, and the list owns the step.
-extension UnretainedSteps {
-    /// Asks the reducer step at `index`, not retained, to decide and mutate `state`, and merges it
-    /// into `change` when it applied.
+extension ReducerStep: UnretainedLoopStep {
+    /// Runs ``reduce`` and, when the unit applied, merges its scope and mask into `change`.
     @inlinable
     @inline(__always)
-    func ask<Action, State>(
-        _ index: Int, _ action: Action, _ state: inout State, change: inout PhaseChange, willWrite: () -> Void
-    ) where Step == ReducerStep<Action, State> {
-        references[index].reference._withUnsafeGuaranteedRef { step in
-            if step.reduce(action, &state, willWrite) { change.merge(scope: step.scope, mask: step.mask) }
-        }
+    func ask(_ action: Action, _ state: inout State, change: inout PhaseChange, willWrite: () -> Void) {
+        if reduce(action, &state, willWrite) { change.merge(scope: scope, mask: mask) }
     }
 
-    /// Runs the reducer step at `index`, not retained (a unit that always applies).
+    /// Runs ``run``.
     @inlinable
     @inline(__always)
-    func run<Action, State>(_ index: Int, _ action: Action, _ state: inout State) where Step == ReducerStep<Action, State> {
-        references[index].reference._withUnsafeGuaranteedRef { $0.run(action, &state) }
+    func runAlways(_ action: Action, _ state: inout State) {
+        run(action, &state)
     }
 }
